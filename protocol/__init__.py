@@ -1,0 +1,1 @@
+"""Boneyard's wire protocol v1: typed messages, msgpack framing, the published spec."""

@@ -1,0 +1,107 @@
+"""``boneyard-server``: the server's command line (subcommands)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from server.games.registry import GAMES, game_spec
+from server.simulate import simulate, write_records
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _simulate_options(args: argparse.Namespace) -> dict[str, object]:
+    """The table options the simulate flags ask for; ValueError when they do not fit the game."""
+    options: dict[str, object] = {}
+    if args.target is not None:
+        options["target"] = args.target
+    if args.game == "moon":
+        if args.players not in (None, 3):
+            raise ValueError("moon is played by exactly 3 players")
+        if args.partnerships is not None:
+            raise ValueError("moon has no partnerships")
+        if args.all_pass is not None:
+            options["all_pass"] = args.all_pass
+    else:
+        if args.all_pass is not None:
+            raise ValueError("--all-pass is a moon option")
+        if args.players is not None:
+            options["players"] = args.players
+        if args.partnerships is not None:
+            options["partnerships"] = args.partnerships
+    return options
+
+
+def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    spec = game_spec(args.game)
+    if args.games < 0:
+        parser.error("--games must be 0 or more")
+    try:
+        options = spec.options_from_dict(_simulate_options(args))
+    except (ValueError, TypeError) as error:
+        parser.error(str(error))
+    records = simulate(spec, options, args.games, args.seed)
+    if args.out is None:
+        write_records(records, sys.stdout, args.games, progress=sys.stderr.isatty())
+        return 0
+    try:
+        out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after the error check
+    except OSError as error:
+        parser.error(f"cannot write {args.out}: {error.strerror}")
+    with out:
+        count = write_records(records, out, args.games, progress=sys.stderr.isatty())
+    print(f"wrote {count} {args.game} game records to {args.out}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="boneyard-server", description="Boneyard: a real-time game server for domino tables."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+
+    sim = commands.add_parser(
+        "simulate", help="play bot games in-process and write their records as JSON Lines"
+    )
+    sim.add_argument("--game", required=True, choices=sorted(GAMES))
+    sim.add_argument("--games", type=int, default=1, help="how many games (default 1)")
+    sim.add_argument(
+        "--seed", type=int, default=0, help="the same seed always gives the same output (default 0)"
+    )
+    sim.add_argument("--players", type=int, choices=(2, 3, 4), help="straight: 2, 3 or 4 (default 4)")
+    sim.add_argument(
+        "--partnerships",
+        action=argparse.BooleanOptionalAction,
+        help="straight with 4 players: seats 0+2 against 1+3 (default on)",
+    )
+    sim.add_argument(
+        "--all-pass", choices=("redeal", "force_last"), help="moon: when all pass (default redeal)"
+    )
+    sim.add_argument("--target", type=int, help="points to win (default: moon 21, straight 250)")
+    sim.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    sim.set_defaults(run=_run_simulate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args, parser))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

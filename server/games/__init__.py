@@ -1,0 +1,1 @@
+"""Pure rules engines: no sockets, no clocks, no global randomness."""

@@ -1,0 +1,69 @@
+"""Three-Player Moon (RULES.md M1-M13): engine, actions, events, views and a basic bot.
+
+>>> from server.games.base import RandomDealer
+>>> game = MoonGame(MoonOptions(target=7), RandomDealer(0))
+>>> game.players, game.phase, len(game.legal_actions(game.to_move))
+(3, 'bidding', 6)
+"""
+
+from server.games.moon.actions import (
+    Action,
+    Bid,
+    Discard,
+    NameTrump,
+    Pass,
+    Play,
+    action_from_record,
+    action_to_dict,
+)
+from server.games.moon.bot import choose
+from server.games.moon.events import (
+    MOON_EVENTS,
+    BidMade,
+    Discarded,
+    GameOver,
+    HandDealt,
+    HandScored,
+    HandStarted,
+    HandThrownIn,
+    Passed,
+    TilePlayed,
+    TrickWon,
+    TrumpNamed,
+    WidowTaken,
+)
+from server.games.moon.game import MoonGame, MoonOptions
+from server.games.moon.rules import MOON_TILES, TrumpName
+from server.games.moon.state import MoonState
+from server.games.moon.view import MoonView
+
+__all__ = [
+    "MOON_EVENTS",
+    "MOON_TILES",
+    "Action",
+    "Bid",
+    "BidMade",
+    "Discard",
+    "Discarded",
+    "GameOver",
+    "HandDealt",
+    "HandScored",
+    "HandStarted",
+    "HandThrownIn",
+    "MoonGame",
+    "MoonOptions",
+    "MoonState",
+    "MoonView",
+    "NameTrump",
+    "Pass",
+    "Passed",
+    "Play",
+    "TilePlayed",
+    "TrickWon",
+    "TrumpName",
+    "TrumpNamed",
+    "WidowTaken",
+    "action_from_record",
+    "action_to_dict",
+    "choose",
+]

@@ -1,0 +1,134 @@
+"""Moon events (docs/ENGINE-API.md): what happened, and who may see which part of it.
+
+Hidden information is decided only in ``seen_by``:
+
+>>> e = WidowTaken(seat=1, tile=(5, 2))
+>>> e.seen_by(1) == e, e.seen_by(0), e.seen_by(None)
+(True, WidowTaken(seat=1, tile=None), WidowTaken(seat=1, tile=None))
+>>> HandDealt(seat=0, tiles=((6, 6),)).seen_by(2) is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from server.games.base import Event, Viewer
+from server.games.moon.rules import TrumpName
+from server.games.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    type: ClassVar[str] = "hand_started"
+    hand: int
+    first: int
+    tile_counts: tuple[int, ...]
+    boneyard: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(Event):
+    type: ClassVar[str] = "hand_dealt"
+    seat: int
+    tiles: tuple[Tile, ...]
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.seat else None
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    type: ClassVar[str] = "bid_made"
+    seat: int
+    bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    type: ClassVar[str] = "passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandThrownIn(Event):
+    type: ClassVar[str] = "hand_thrown_in"
+    hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class WidowTaken(Event):
+    type: ClassVar[str] = "widow_taken"
+    seat: int
+    tile: Tile | None
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.seat else replace(self, tile=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    type: ClassVar[str] = "discarded"
+    seat: int
+    tile: Tile | None
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.seat else replace(self, tile=None)
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpNamed(Event):
+    type: ClassVar[str] = "trump_named"
+    seat: int
+    trump: TrumpName
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlayed(Event):
+    type: ClassVar[str] = "tile_played"
+    seat: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    type: ClassVar[str] = "trick_won"
+    seat: int
+    tiles: tuple[Tile, ...]
+    leader: int
+    tricks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored(Event):
+    type: ClassVar[str] = "hand_scored"
+    bidder: int
+    bid: int
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    type: ClassVar[str] = "game_over"
+    winner: int
+    scores: tuple[int, ...]
+
+
+MOON_EVENTS: tuple[type[Event], ...] = (
+    HandStarted,
+    HandDealt,
+    BidMade,
+    Passed,
+    HandThrownIn,
+    WidowTaken,
+    Discarded,
+    TrumpNamed,
+    TilePlayed,
+    TrickWon,
+    HandScored,
+    GameOver,
+)
+"""Every Moon event class, for protocol code that maps ``type`` names to classes."""

@@ -1,0 +1,53 @@
+"""Straight Dominoes (RULES.md S1-S14): the engine, its actions, events, views and a basic bot.
+
+>>> from server.games.base import RandomDealer
+>>> game = StraightGame(StraightOptions(players=2), RandomDealer(0))
+>>> [e.type for e in game.opening_events()]
+['hand_started', 'hand_dealt', 'hand_dealt']
+"""
+
+from server.games.straight.actions import Action, Draw, Pass, Play, action_from_record
+from server.games.straight.bot import BasicBot, Bot, choose
+from server.games.straight.core import StraightCore
+from server.games.straight.events import (
+    Blocked,
+    Domino,
+    GameOver,
+    HandDealt,
+    HandScored,
+    HandStarted,
+    Passed,
+    StraightEvent,
+    TileDrawn,
+    TilePlayed,
+)
+from server.games.straight.game import StraightGame
+from server.games.straight.options import StraightOptions
+from server.games.straight.view import LayoutView, PlacedTile, StraightView
+
+__all__ = [
+    "Action",
+    "BasicBot",
+    "Blocked",
+    "Bot",
+    "Domino",
+    "Draw",
+    "GameOver",
+    "HandDealt",
+    "HandScored",
+    "HandStarted",
+    "LayoutView",
+    "Pass",
+    "Passed",
+    "PlacedTile",
+    "Play",
+    "StraightCore",
+    "StraightEvent",
+    "StraightGame",
+    "StraightOptions",
+    "StraightView",
+    "TileDrawn",
+    "TilePlayed",
+    "action_from_record",
+    "choose",
+]

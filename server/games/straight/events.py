@@ -1,0 +1,118 @@
+"""Straight events (docs/ENGINE-API.md): what happened at the table, each with its wire ``type``.
+
+Hidden information is decided only in ``seen_by``:
+
+>>> HandDealt(0, ((6, 4),)).seen_by(1) is None
+True
+>>> TileDrawn(2, (3, 1), 5).seen_by(0)
+TileDrawn(seat=2, tile=None, boneyard=5)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from server.games.base import Event, Viewer
+from server.games.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    """A hand begins: ``first`` leads; ``boneyard`` is the undrawn count."""
+
+    type: ClassVar[str] = "hand_started"
+    hand: int
+    first: int
+    tile_counts: tuple[int, ...]
+    boneyard: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(Event):
+    """``seat``'s seven tiles, in the order dealt. Only ``seat`` learns of it."""
+
+    type: ClassVar[str] = "hand_dealt"
+    seat: int
+    tiles: tuple[Tile, ...]
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.seat else None
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlayed(Event):
+    """``seat`` placed ``tile`` on ``end`` (``None`` for the opening): the count after it, what it scored."""
+
+    type: ClassVar[str] = "tile_played"
+    seat: int
+    tile: Tile
+    end: str | None
+    count: int
+    points: int
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TileDrawn(Event):
+    """``seat`` drew a tile; only ``seat`` sees which. ``boneyard`` is the count left."""
+
+    type: ClassVar[str] = "tile_drawn"
+    seat: int
+    tile: Tile | None
+    boneyard: int
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.seat else TileDrawn(self.seat, None, self.boneyard)
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    type: ClassVar[str] = "passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Domino(Event):
+    """``seat`` played their last tile (S10)."""
+
+    type: ClassVar[str] = "domino"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked(Event):
+    """The boneyard is empty and every player passed in turn (S10)."""
+
+    type: ClassVar[str] = "blocked"
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored(Event):
+    """The end-of-hand award (S11, S12) and the tiles left in every hand, shown as at a real table.
+
+    ``winner`` is the one winning side, ``None`` when nobody scores or several share;
+    ``winners`` lists every side that won or shared (empty when nobody scores).
+    """
+
+    type: ClassVar[str] = "hand_scored"
+    winner: int | None
+    points: tuple[int, ...]
+    pips: tuple[int, ...]
+    hands: tuple[tuple[Tile, ...], ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """``winner``: seat, or team with partnerships."""
+
+    type: ClassVar[str] = "game_over"
+    winner: int
+    scores: tuple[int, ...]
+
+
+StraightEvent = (
+    HandStarted | HandDealt | TilePlayed | TileDrawn | Passed | Domino | Blocked | HandScored | GameOver
+)

@@ -1,0 +1,44 @@
+"""Self-play: bot games played in-process, written as game records (JSON Lines).
+
+The same arguments always give byte-identical output: every game draws its deals
+and its bots' choices from generators seeded by ``(seed, game number)`` alone.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from tqdm import tqdm
+
+from server.games.base import Engine, RandomDealer
+from server.games.registry import GameSpec
+
+
+def play_bots(spec: GameSpec, engine: Engine, rng: random.Random) -> Engine:
+    """Let the basic bot play every seat until the game is over."""
+    while (seat := engine.to_move) is not None:
+        engine.apply(seat, spec.bot(engine.view(seat), rng))
+    return engine
+
+
+def simulate(spec: GameSpec, options: Any, games: int, seed: int) -> Iterator[dict[str, Any]]:
+    """The records of ``games`` bot games, game ``i`` seeded by ``(seed, i)``."""
+    players = spec.players_of(options)
+    names = [f"bot-{seat}" for seat in range(players)]
+    for number in range(games):
+        dealer = RandomDealer(f"{seed}/{number}/deal")
+        engine = play_bots(spec, spec.new_game(options, dealer), random.Random(f"{seed}/{number}/bots"))
+        yield engine.record(names)
+
+
+def write_records(records: Iterator[dict[str, Any]], out: TextIO, total: int, progress: bool) -> int:
+    """Write records as JSON Lines, with a progress bar on stderr when ``progress``; returns the count."""
+    count = 0
+    for record in tqdm(records, total=total, unit="game", disable=not progress, desc="simulating"):
+        out.write(json.dumps(record, separators=(",", ":")))
+        out.write("\n")
+        count += 1
+    return count

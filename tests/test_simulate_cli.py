@@ -1,0 +1,73 @@
+"""``boneyard-server simulate`` as a user runs it: a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.games.records import replay
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", "simulate", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_same_arguments_give_byte_identical_output() -> None:
+    first = run("--game", "straight", "--games", "5", "--seed", "7", "--players", "3")
+    second = run("--game", "straight", "--games", "5", "--seed", "7", "--players", "3")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    lines = first.stdout.splitlines()
+    assert len(lines) == 5
+    for line in lines:
+        record = json.loads(line)
+        assert record["players"] == 3
+        replay(record)
+
+
+def test_another_seed_gives_other_games() -> None:
+    a = run("--game", "moon", "--games", "3", "--seed", "1")
+    b = run("--game", "moon", "--games", "3", "--seed", "2")
+    assert a.returncode == b.returncode == 0
+    assert a.stdout != b.stdout
+
+
+def test_out_writes_the_file_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = run(
+        "--game", "moon", "--games", "4", "--seed", "3", "--all-pass", "force_last", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert "wrote 4 moon game records" in result.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["options"]["all_pass"] for r in records] == ["force_last"] * 4
+    # No progress bar when stderr is not a terminal.
+    assert "simulating" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "chess"], "invalid choice: 'chess'"),
+        (["--game", "moon", "--players", "4"], "moon is played by exactly 3 players"),
+        (["--game", "moon", "--partnerships"], "moon has no partnerships"),
+        (["--game", "straight", "--players", "3", "--partnerships"], "partnership"),
+        (["--game", "straight", "--all-pass", "redeal"], "--all-pass is a moon option"),
+        (["--game", "moon", "--games", "x"], "invalid int value: 'x'"),
+        (["--game", "moon", "--games", "-1"], "--games must be 0 or more"),
+        (["--game", "moon", "--out", "/nonexistent-dir/x.jsonl"], "cannot write /nonexistent-dir/x.jsonl"),
+    ],
+)
+def test_bad_arguments_give_a_one_line_error_and_exit_2(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert message in result.stderr
