@@ -1,0 +1,202 @@
+"""Frames: one msgpack map per binary websocket frame.
+
+Decoding an untrusted frame is bounded and total: it returns a validated model or
+raises :class:`ProtocolError` with one of four documented codes, and nothing else.
+
+>>> from protocol.handshake import Ping
+>>> frame = encode(Ping(type="ping", id=7))
+>>> frame.hex(" ")
+'82 a4 74 79 70 65 a4 70 69 6e 67 a2 69 64 07'
+>>> decode_command(frame)
+Ping(type='ping', id=7)
+>>> decode_command(b"\\xc1")
+Traceback (most recent call last):
+protocol.codec.ProtocolError: malformed_frame: not msgpack (invalid byte or truncated)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+import msgpack
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from protocol.errors import DecodeErrorCode
+from protocol.messages import (
+    COMMAND_ADAPTER,
+    COMMAND_TYPES,
+    SERVER_MESSAGE_ADAPTER,
+    SERVER_MESSAGE_TYPES,
+    ClientCommand,
+    ServerMessage,
+)
+from protocol.values import MAX_SAFE_INT, CommandId
+
+M = TypeVar("M")
+
+Frame = bytes | bytearray | memoryview
+"""A binary websocket frame's payload."""
+
+
+class ProtocolError(Exception):
+    """A frame that could not be decoded into a message.
+
+    ``code`` is one of ``malformed_frame``, ``frame_too_large``, ``unknown_type``,
+    ``invalid_message``; ``message`` says what was wrong, for people. ``reply_to`` is
+    the frame's ``id`` when one could be read, so the error can answer the command.
+    """
+
+    def __init__(self, code: DecodeErrorCode, message: str, reply_to: CommandId | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code: DecodeErrorCode = code
+        self.message = message
+        self.reply_to = reply_to
+
+
+@dataclass(frozen=True, slots=True)
+class DecodeLimits:
+    """Bounds on an untrusted frame; anything beyond them is rejected before validation."""
+
+    max_frame_bytes: int
+    max_str_bytes: int
+    max_array_len: int
+    max_map_len: int
+    max_depth: int
+    """Maps and arrays nested deeper than this are malformed (the top-level map is depth 1)."""
+
+
+COMMAND_LIMITS = DecodeLimits(
+    max_frame_bytes=4096, max_str_bytes=2048, max_array_len=64, max_map_len=32, max_depth=8
+)
+"""Limits for client-to-server frames (a server may lower ``max_frame_bytes``)."""
+
+SERVER_LIMITS = DecodeLimits(
+    max_frame_bytes=1 << 20, max_str_bytes=4096, max_array_len=10_000, max_map_len=64, max_depth=16
+)
+"""Limits for server-to-client frames (records and table lists are the large ones)."""
+
+
+def encode(message: BaseModel, *, seq: int | None = None) -> bytes:
+    """The frame for ``message``; ``seq`` (server messages) overrides the model's ``seq``.
+
+    Maps keep the models' field order, so the same message always gives the same bytes.
+    """
+    data = message.model_dump()
+    if seq is not None:
+        if "seq" not in data or not 1 <= seq <= MAX_SAFE_INT:
+            raise ValueError(f"cannot set seq {seq} on {type(message).__name__}")
+        data["seq"] = seq
+    return msgpack.packb(data)  # type: ignore[no-any-return]
+
+
+def decode_command(frame: Frame, limits: DecodeLimits = COMMAND_LIMITS) -> ClientCommand:
+    """Decode and validate a client-to-server frame. Raises :class:`ProtocolError` only."""
+    data = _unpack(frame, limits)
+    return _validate(data, COMMAND_ADAPTER, COMMAND_TYPES, limits, None)
+
+
+def decode_server_message(
+    frame: Frame, limits: DecodeLimits = SERVER_LIMITS, *, lenient: bool = False
+) -> ServerMessage:
+    """Decode and validate a server-to-client frame. Raises :class:`ProtocolError` only.
+
+    ``lenient=True`` is for clients: unknown fields (added by a newer 1.x server) are
+    dropped instead of rejected. An ``unknown_type`` error tells a client to skip the frame.
+    """
+    data = _unpack(frame, limits)
+    extra: Literal["ignore"] | None = "ignore" if lenient else None
+    return _validate(data, SERVER_MESSAGE_ADAPTER, SERVER_MESSAGE_TYPES, limits, extra)
+
+
+def _unpack(frame: Frame, limits: DecodeLimits) -> dict[str, Any]:
+    if not isinstance(frame, bytes | bytearray | memoryview):
+        raise ProtocolError("malformed_frame", "a frame is binary")
+    size = frame.nbytes if isinstance(frame, memoryview) else len(frame)
+    if size > limits.max_frame_bytes:
+        raise ProtocolError("frame_too_large", f"{size} bytes > {limits.max_frame_bytes}")
+    try:
+        data = msgpack.unpackb(
+            frame,
+            raw=False,
+            strict_map_key=True,
+            max_str_len=limits.max_str_bytes,
+            max_bin_len=0,
+            max_array_len=limits.max_array_len,
+            max_map_len=limits.max_map_len,
+            max_ext_len=0,
+        )
+    except msgpack.ExtraData:
+        raise ProtocolError("malformed_frame", "trailing bytes after the map") from None
+    except UnicodeDecodeError:
+        raise ProtocolError("malformed_frame", "a string is not valid UTF-8") from None
+    except msgpack.StackError:
+        raise ProtocolError("malformed_frame", f"nested deeper than {limits.max_depth}") from None
+    except ValueError as error:
+        # msgpack reports bad bytes, truncation, oversize lengths, bin/ext values and non-string
+        # keys all as ValueError; say which kind when the message allows.
+        text = str(error)
+        detail = text if "exceeds" in text or "map key" in text else "not msgpack (invalid byte or truncated)"
+        raise ProtocolError("malformed_frame", detail) from None
+    except Exception:  # anything else msgpack may raise on hostile input
+        raise ProtocolError("malformed_frame", "not msgpack") from None
+    if type(data) is not dict:
+        raise ProtocolError("malformed_frame", f"a frame is one map, not {_kind(data)}")
+    return data
+
+
+def _validate(
+    data: dict[str, Any],
+    adapter: TypeAdapter[M],
+    types: frozenset[str],
+    limits: DecodeLimits,
+    extra: Literal["ignore"] | None,
+) -> M:
+    kind = data.get("type")
+    if type(kind) is not str or kind not in types:
+        _check_depth(data, limits.max_depth)
+        if type(kind) is str:
+            raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", _id_of(data))
+        raise ProtocolError("invalid_message", "the map has no string `type`", _id_of(data))
+    try:
+        return adapter.validate_python(data, extra=extra)
+    except ValidationError as error:
+        # Valid messages are never deeper than the limit, so only failures pay for the walk.
+        _check_depth(data, limits.max_depth)
+        raise ProtocolError("invalid_message", _describe(error), _id_of(data)) from None
+
+
+def _check_depth(data: dict[str, Any], max_depth: int) -> None:
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > max_depth:
+            raise ProtocolError("malformed_frame", f"nested deeper than {max_depth}")
+        for child in node.values() if type(node) is dict else node:
+            if type(child) is dict or type(child) is list:
+                stack.append((child, depth + 1))
+
+
+def _id_of(data: dict[str, Any]) -> CommandId | None:
+    # Echo the id only when it is a valid id: never reflect arbitrary input.
+    value = data.get("id")
+    if type(value) is int and 0 <= value <= MAX_SAFE_INT:
+        return value
+    if type(value) is str and 1 <= len(value) <= 64:
+        return value
+    return None
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors(include_url=False, include_input=False, include_context=False)[:3]:
+        where = ".".join(str(p) for p in item["loc"]) or "message"
+        parts.append(f"{where}: {item['msg']}")
+    more = error.error_count() - len(parts)
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _kind(value: object) -> str:
+    return {list: "an array", str: "a string", int: "an integer", float: "a float", bool: "a boolean"}.get(
+        type(value), "nil" if value is None else type(value).__name__
+    )

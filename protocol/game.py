@@ -1,0 +1,382 @@
+"""Playing: actions (``act``), whose turn it is (``turn``), and game events (``event``).
+
+Actions use the record vocabulary (RECORD-FORMAT.md): ``bid``, ``pass``, ``discard``,
+``trump``, ``play`` (with ``end`` in Straight after the opening tile), ``draw``.
+
+Game events mirror the engines' events (docs/ENGINE-API.md) field for field. Their
+names collide between the games (``tile_played`` and ``hand_scored`` differ in shape),
+so every event travels wrapped: ``{"type": "event", "seq", "table_id", "game", "event": {...}}``.
+``game`` selects the game's event union and ``event.type`` the event within it, so every
+event model is strictly typed and keeps the engine's name. :data:`ENGINE_EVENTS` maps
+``(game, engine event type)`` to the wire model.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class EngineBidMade:  # the shape of an engine event
+...     seat: int
+...     bid: int
+...     type = "bid_made"
+>>> event_from_engine("moon", EngineBidMade(seat=1, bid=5))
+BidMade(type='bid_made', seat=1, bid=5)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Annotated, Literal, get_args
+
+from pydantic import Field
+
+from protocol.envelope import CommandBase, ServerMessageBase
+from protocol.values import Bid, Count, End, GameName, Id, Score, Seat, Seq, Str, Tile, Trump, WireModel
+
+# --- actions -------------------------------------------------------------------------------
+
+
+class BaseAction(WireModel):
+    """Base of the actions a seat can take."""
+
+    type: Str
+
+
+class BidAction(BaseAction):
+    """Moon: bid 4, 5, 6, 7 or 21 (higher than the high bid so far)."""
+
+    type: Literal["bid"]
+    bid: Bid
+
+
+class PassAction(BaseAction):
+    """Moon: pass in the auction. Straight: pass (no playable tile, boneyard empty)."""
+
+    type: Literal["pass"]
+
+
+class DiscardAction(BaseAction):
+    """Moon: the high bidder discards one tile after taking the widow."""
+
+    type: Literal["discard"]
+    tile: Tile
+
+
+class TrumpAction(BaseAction):
+    """Moon: the high bidder names trump."""
+
+    type: Literal["trump"]
+    trump: Trump
+
+
+class PlayAction(BaseAction):
+    """Play a tile. Straight: on the open ``end`` it goes to (``null`` only for the opening tile)."""
+
+    type: Literal["play"]
+    tile: Tile
+    end: End | None = None
+    """Straight only: ``left``, ``right``, ``up`` or ``down``; ``null`` in Moon and for the opening."""
+
+
+class DrawAction(BaseAction):
+    """Straight: draw from the boneyard (no playable tile in hand)."""
+
+    type: Literal["draw"]
+
+
+Action = Annotated[
+    BidAction | PassAction | DiscardAction | TrumpAction | PlayAction | DrawAction,
+    Field(discriminator="type"),
+]
+"""Any action of either game."""
+
+
+class Act(CommandBase):
+    """Take an action for your seat. Replies: ``ok`` (after the events it caused) or ``error``."""
+
+    type: Literal["act"]
+    table_id: Id
+    action: Action
+
+
+class Turn(ServerMessageBase):
+    """Whose turn it is, how long they have, and (to that seat only) what they may do.
+
+    Sent to everyone at the table whenever the seat to move changes or its legal actions
+    change (e.g. after a Straight draw).
+    """
+
+    type: Literal["turn"]
+    table_id: Id
+    seat: Seat
+    """The seat to move."""
+    time_left_ms: Count | None
+    """Milliseconds left for that seat, counted from when this was sent; ``null``: no turn timer."""
+    legal_actions: Seq[Action]
+    """The receiver's legal actions: empty unless the receiver holds ``seat``."""
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+class GameEvent(WireModel):
+    """Base of game events."""
+
+    type: Str
+
+
+class HandStarted(GameEvent):
+    """A hand begins (before the deal). Both games."""
+
+    type: Literal["hand_started"]
+    hand: Count
+    """The hand number, from 0."""
+    first: Seat
+    """Moon: the first bidder. Straight: the player who leads."""
+    tile_counts: Seq[Count]
+    """Tiles in each seat's hand after the deal."""
+    boneyard: Count
+    """Straight: tiles left to draw. Moon: 0."""
+
+
+class HandDealt(GameEvent):
+    """A seat's tiles for the new hand. Both games; private."""
+
+    type: Literal["hand_dealt"]
+    seat: Seat
+    tiles: Seq[Tile] | None
+    """The dealt tiles; ``null`` for everyone but ``seat``."""
+
+
+class GameOver(GameEvent):
+    """The game is over. Both games."""
+
+    type: Literal["game_over"]
+    winner: Seat
+    """The winning seat; with partnerships the winning team (0 = seats 0+2, 1 = seats 1+3)."""
+    scores: Seq[Score]
+    """Final scores, per seat (per team with partnerships)."""
+    record_id: Id | None = None
+    """Fetch the game's record with ``get_record``; ``null`` if it was not stored."""
+
+
+class Passed(GameEvent):
+    """A seat passed. Moon: in the auction. Straight: no play and nothing left to draw."""
+
+    type: Literal["passed"]
+    seat: Seat
+
+
+class BidMade(GameEvent):
+    """Moon: a seat bid."""
+
+    type: Literal["bid_made"]
+    seat: Seat
+    bid: Bid
+
+
+class HandThrownIn(GameEvent):
+    """Moon: all passed; a new ``hand_started`` follows with a redeal."""
+
+    type: Literal["hand_thrown_in"]
+    hand: Count
+
+
+class WidowTaken(GameEvent):
+    """Moon: the high bidder took the widow into their hand. Private."""
+
+    type: Literal["widow_taken"]
+    seat: Seat
+    tile: Tile | None
+    """The widow; ``null`` for everyone but ``seat``."""
+
+
+class Discarded(GameEvent):
+    """Moon: the high bidder discarded a tile face down. Private."""
+
+    type: Literal["discarded"]
+    seat: Seat
+    tile: Tile | None
+    """The discard; ``null`` for everyone but ``seat``."""
+
+
+class TrumpNamed(GameEvent):
+    """Moon: the high bidder named trump."""
+
+    type: Literal["trump_named"]
+    seat: Seat
+    trump: Trump
+
+
+class MoonTilePlayed(GameEvent):
+    """Moon: a tile was played to the trick."""
+
+    type: Literal["tile_played"]
+    seat: Seat
+    tile: Tile
+
+
+class TrickWon(GameEvent):
+    """Moon: a trick is complete."""
+
+    type: Literal["trick_won"]
+    seat: Seat
+    """The winner, who leads next."""
+    tiles: Seq[Tile]
+    """The trick's tiles in play order."""
+    leader: Seat
+    """Who led the trick."""
+    tricks: Seq[Count]
+    """Tricks taken so far this hand, per seat."""
+
+
+class MoonHandScored(GameEvent):
+    """Moon: the hand is scored."""
+
+    type: Literal["hand_scored"]
+    bidder: Seat
+    bid: Bid
+    tricks: Seq[Count]
+    """Tricks taken per seat."""
+    points: Seq[Score]
+    """Points this hand, per seat."""
+    scores: Seq[Score]
+    """Cumulative scores, per seat."""
+
+
+class StraightTilePlayed(GameEvent):
+    """Straight: a tile was played on the layout."""
+
+    type: Literal["tile_played"]
+    seat: Seat
+    tile: Tile
+    end: End | None
+    """Where it went; ``null`` for the opening tile."""
+    count: Count
+    """The count after the play (RULES.md S7)."""
+    points: Count
+    """Points it scored (0 if none)."""
+    scores: Seq[Score]
+    """Cumulative scores, per seat (per team with partnerships)."""
+
+
+class TileDrawn(GameEvent):
+    """Straight: a seat drew from the boneyard. Private."""
+
+    type: Literal["tile_drawn"]
+    seat: Seat
+    tile: Tile | None
+    """The tile drawn; ``null`` for everyone but ``seat``."""
+    boneyard: Count
+    """Tiles left to draw."""
+
+
+class Domino(GameEvent):
+    """Straight: a seat played its last tile."""
+
+    type: Literal["domino"]
+    seat: Seat
+
+
+class Blocked(GameEvent):
+    """Straight: nobody can play and the boneyard is empty."""
+
+    type: Literal["blocked"]
+
+
+class StraightHandScored(GameEvent):
+    """Straight: the end-of-hand award."""
+
+    type: Literal["hand_scored"]
+    winner: Seat | None
+    """The seat (team with partnerships) awarded points; ``null`` when nobody scores or several share."""
+    points: Seq[Count]
+    """The award this hand, per seat (per team)."""
+    pips: Seq[Count]
+    """Pips left in each seat's hand."""
+    hands: Seq[Seq[Tile]]
+    """The tiles left in each seat's hand, shown for the count."""
+    scores: Seq[Score]
+    """Cumulative scores, per seat (per team)."""
+    winners: Seq[Seat]
+    """Every seat (team) that won or shared the award; empty when nobody scores."""
+
+
+MoonEvent = Annotated[
+    HandStarted
+    | HandDealt
+    | BidMade
+    | Passed
+    | HandThrownIn
+    | WidowTaken
+    | Discarded
+    | TrumpNamed
+    | MoonTilePlayed
+    | TrickWon
+    | MoonHandScored
+    | GameOver,
+    Field(discriminator="type"),
+]
+StraightEvent = Annotated[
+    HandStarted
+    | HandDealt
+    | StraightTilePlayed
+    | TileDrawn
+    | Passed
+    | Domino
+    | Blocked
+    | StraightHandScored
+    | GameOver,
+    Field(discriminator="type"),
+]
+
+
+class MoonEventMessage(ServerMessageBase):
+    """Something happened at a Moon table."""
+
+    type: Literal["event"]
+    table_id: Id
+    game: Literal["moon"]
+    event: MoonEvent
+
+
+class StraightEventMessage(ServerMessageBase):
+    """Something happened at a Straight table."""
+
+    type: Literal["event"]
+    table_id: Id
+    game: Literal["straight"]
+    event: StraightEvent
+
+
+EventMessage = Annotated[MoonEventMessage | StraightEventMessage, Field(discriminator="game")]
+
+
+def _by_type(union: object) -> dict[str, type[GameEvent]]:
+    members: tuple[type[GameEvent], ...] = get_args(get_args(union)[0])
+    return {get_args(m.model_fields["type"].annotation)[0]: m for m in members}
+
+
+ENGINE_EVENTS: Mapping[GameName, Mapping[str, type[GameEvent]]] = {
+    "moon": _by_type(MoonEvent),
+    "straight": _by_type(StraightEvent),
+}
+"""The wire model of each engine event: ``ENGINE_EVENTS[game][event.type]``."""
+
+
+def event_from_engine(game: GameName, event: object, **overrides: object) -> GameEvent:
+    """The wire model of an engine event (already filtered with ``seen_by``), by field name.
+
+    Fields the engine event lacks (``game_over.record_id``) come from ``overrides``.
+    Raises ``KeyError`` for an event type the protocol does not know, ``ValueError`` for a
+    dataclass event with a field the wire model lacks (the two have drifted apart), and
+    pydantic's ``ValidationError`` when a field does not fit.
+    """
+    model = ENGINE_EVENTS[game][getattr(event, "type")]  # noqa: B009 - ``type`` is a ClassVar
+    if dataclasses.is_dataclass(event):
+        unknown = {f.name for f in dataclasses.fields(event)} - set(model.model_fields)
+        if unknown:
+            raise ValueError(f"{game} {model.__name__} has no field {', '.join(sorted(unknown))}")
+    data: dict[str, object] = {
+        name: getattr(event, name) for name in model.model_fields if hasattr(event, name)
+    }
+    data.update(overrides)
+    return model.model_validate(data)

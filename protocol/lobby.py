@@ -1,0 +1,285 @@
+"""The lobby: listing, creating, joining, watching and leaving tables; seat status and chat.
+
+A table's ``game`` selects its ``options`` model, so ``create_table`` and the table
+listing are each a small union keyed by ``game`` inside the message union keyed by ``type``.
+
+>>> MoonTable(table_id="t1", game="moon", options=MoonOptions(all_pass="redeal", target=21),
+...           seats=[SeatInfo(seat=s, name=None, bot=False, connected=False, auto=False) for s in range(3)],
+...           status="waiting", turn_seconds=30, spectators=0, rematch=[]).players
+3
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
+from protocol.values import (
+    Bool,
+    ChatText,
+    Count,
+    Id,
+    MoonOptions,
+    Name,
+    Seat,
+    Seq,
+    Str,
+    StraightOptions,
+    Token,
+    TurnSeconds,
+    WireModel,
+    check_all_fields_set,
+)
+
+# --- tables --------------------------------------------------------------------------------
+
+
+class SeatInfo(WireModel):
+    """One seat of a table as everyone sees it."""
+
+    seat: Seat
+    name: Name | None
+    """Who sits there; ``null`` for an empty seat."""
+    bot: Bool
+    """A bot plays this seat (a human may ``take_seat`` it between hands)."""
+    connected: Bool
+    """The seat's player is connected (always true for a bot)."""
+    auto: Bool
+    """The server is playing for this seat (its player is away or ran out of time)."""
+
+
+class BaseTable(WireModel):
+    """Base of a table's public description."""
+
+    table_id: Id
+    game: Str
+    seats: Seq[SeatInfo]
+    """One entry per seat, in seat order."""
+    status: Literal["waiting", "playing", "finished"]
+    """``waiting`` for players, ``playing``, or ``finished`` (a rematch may restart it)."""
+    turn_seconds: TurnSeconds | None
+    """Time per turn; ``null``: no turn timer."""
+    spectators: Count
+    """How many connections are watching."""
+    rematch: Seq[Seat]
+    """Seats that asked for a rematch of the finished game."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats the options call for."""
+        raise NotImplementedError
+
+    @model_validator(mode="after")
+    def _one_entry_per_seat(self) -> BaseTable:
+        if [s.seat for s in self.seats] != list(range(self.players)):
+            raise ValueError(f"seats must list seats 0..{self.players - 1} in order")
+        return self
+
+
+class MoonTable(BaseTable):
+    """A Three-Player Moon table."""
+
+    game: Literal["moon"]
+    options: MoonOptions
+    """Every option, defaults included."""
+
+    @property
+    def players(self) -> int:
+        """Always 3."""
+        return 3
+
+    @model_validator(mode="after")
+    def _all_options(self) -> MoonTable:
+        check_all_fields_set(self.options)
+        return self
+
+
+class StraightTable(BaseTable):
+    """A Straight Dominoes table."""
+
+    game: Literal["straight"]
+    options: StraightOptions
+    """Every option, defaults included; ``partnerships`` is true or false, never ``null``."""
+
+    @property
+    def players(self) -> int:
+        """From the options."""
+        return self.options.players
+
+    @model_validator(mode="after")
+    def _all_options(self) -> StraightTable:
+        check_all_fields_set(self.options)
+        if self.options.partnerships is None:
+            raise ValueError("partnerships must be resolved to true or false")
+        return self
+
+
+TableInfo = Annotated[MoonTable | StraightTable, Field(discriminator="game")]
+"""A table's public description."""
+
+
+class ListTables(CommandBase):
+    """Ask for every table. Reply: ``table_list``."""
+
+    type: Literal["list_tables"]
+
+
+class TableList(ReplyBase):
+    """Every table on the server. Changes arrive as ``table_created/updated/removed``."""
+
+    type: Literal["table_list"]
+    tables: Seq[TableInfo]
+
+
+class TableCreated(ReplyBase):
+    """A new table. Pushed to every identified connection; the creator's copy is the reply."""
+
+    type: Literal["table_created"]
+    table: TableInfo
+
+
+class TableUpdated(ServerMessageBase):
+    """A table's seats, status, spectators or rematch requests changed."""
+
+    type: Literal["table_updated"]
+    table: TableInfo
+
+
+class TableRemoved(ServerMessageBase):
+    """A table is gone."""
+
+    type: Literal["table_removed"]
+    table_id: Id
+
+
+class BaseCreateTable(CommandBase):
+    """Base of ``create_table``."""
+
+    type: Literal["create_table"]
+    game: Str
+    bots: Seq[Seat] = ()
+    """Seats a bot plays from the start."""
+    turn_seconds: TurnSeconds | None = 30
+    """Time per turn; ``null`` asks for no turn timer (a server may refuse: ``invalid_options``)."""
+    seat: Seat | None = 0
+    """The creator's seat; ``null`` to create the table without sitting."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats the options call for."""
+        raise NotImplementedError
+
+    @model_validator(mode="after")
+    def _seats_fit(self) -> BaseCreateTable:
+        taken = [*self.bots, *([] if self.seat is None else [self.seat])]
+        if len(set(taken)) != len(taken):
+            raise ValueError("bots and seat must name different seats")
+        if any(s >= self.players for s in taken):
+            raise ValueError(f"seats are 0..{self.players - 1}")
+        return self
+
+
+class CreateMoonTable(BaseCreateTable):
+    """Create a Moon table. Reply: ``table_created``, then ``seated`` and ``snapshot`` if seated."""
+
+    game: Literal["moon"]
+    options: MoonOptions = MoonOptions()
+    """Omitted options take their defaults."""
+
+    @property
+    def players(self) -> int:
+        """Always 3."""
+        return 3
+
+
+class CreateStraightTable(BaseCreateTable):
+    """Create a Straight table. Reply: ``table_created``, then ``seated`` and ``snapshot`` if seated."""
+
+    game: Literal["straight"]
+    options: StraightOptions = StraightOptions()
+    """Omitted options take their defaults."""
+
+    @property
+    def players(self) -> int:
+        """From the options."""
+        return self.options.players
+
+
+CreateTable = Annotated[CreateMoonTable | CreateStraightTable, Field(discriminator="game")]
+
+
+class Join(CommandBase):
+    """Sit in an empty seat. Reply: ``seated``, then a ``snapshot``."""
+
+    type: Literal["join"]
+    table_id: Id
+    seat: Seat
+
+
+class TakeSeat(CommandBase):
+    """Take over a bot's seat. Reply: ``seated``, then ``snapshot``; the bot plays on until the hand ends."""
+
+    type: Literal["take_seat"]
+    table_id: Id
+    seat: Seat
+
+
+class Seated(ReplyBase):
+    """You hold a seat. Keep ``token``: it resumes your session after a disconnection."""
+
+    type: Literal["seated"]
+    table_id: Id
+    seat: Seat
+    token: Token
+
+
+class Spectate(CommandBase):
+    """Watch a table. Reply: ``snapshot`` (with no hidden tiles); then its events."""
+
+    type: Literal["spectate"]
+    table_id: Id
+
+
+class Leave(CommandBase):
+    """Stop playing at or watching a table. A seat left during a game is played by the server."""
+
+    type: Literal["leave"]
+    table_id: Id
+
+
+class Rematch(CommandBase):
+    """Ask for a new game at a finished table; it starts when every seated human has asked."""
+
+    type: Literal["rematch"]
+    table_id: Id
+
+
+class SeatStatus(ServerMessageBase):
+    """A seat's player connected or disconnected, or the server started or stopped playing for it."""
+
+    type: Literal["seat_status"]
+    table_id: Id
+    seat: Seat
+    connected: Bool
+    auto: Bool
+
+
+class ChatCommand(CommandBase):
+    """Say something at a table (you must be seated or watching)."""
+
+    type: Literal["chat"]
+    table_id: Id
+    text: ChatText
+
+
+class ChatMessage(ServerMessageBase):
+    """Someone said something at a table."""
+
+    type: Literal["chat"]
+    table_id: Id
+    seat: Seat | None
+    """The speaker's seat; ``null`` for a spectator (or the server)."""
+    name: Name
+    text: ChatText

@@ -1,0 +1,128 @@
+"""The two message unions, discriminated by ``type``, and their module-level TypeAdapters.
+
+>>> COMMAND_ADAPTER.validate_python({"type": "ping", "id": 1})
+Ping(type='ping', id=1)
+>>> sorted(COMMAND_TYPES)[:3]
+['act', 'chat', 'create_table']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, get_args
+
+from pydantic import Field, TypeAdapter
+
+from protocol.envelope import CommandBase, ServerMessageBase
+from protocol.errors import Error
+from protocol.game import Act, MoonEventMessage, StraightEventMessage, Turn
+from protocol.handshake import Hello, Identify, Ok, Ping, Pong, Welcome
+from protocol.lobby import (
+    ChatCommand,
+    ChatMessage,
+    CreateMoonTable,
+    CreateStraightTable,
+    Join,
+    Leave,
+    ListTables,
+    Rematch,
+    Seated,
+    SeatStatus,
+    Spectate,
+    TableCreated,
+    TableList,
+    TableRemoved,
+    TableUpdated,
+    TakeSeat,
+)
+from protocol.records import GetRecord, RecordMessage
+from protocol.views import Snapshot
+
+ClientCommand = Annotated[
+    Identify
+    | Ping
+    | ListTables
+    | Annotated[CreateMoonTable | CreateStraightTable, Field(discriminator="game")]
+    | Join
+    | TakeSeat
+    | Spectate
+    | Leave
+    | Rematch
+    | Act
+    | ChatCommand
+    | GetRecord,
+    Field(discriminator="type"),
+]
+"""Every client-to-server command."""
+
+ServerMessage = Annotated[
+    Hello
+    | Welcome
+    | Pong
+    | Ok
+    | Error
+    | TableList
+    | TableCreated
+    | TableUpdated
+    | TableRemoved
+    | Seated
+    | Snapshot
+    | Turn
+    | Annotated[MoonEventMessage | StraightEventMessage, Field(discriminator="game")]
+    | SeatStatus
+    | ChatMessage
+    | RecordMessage,
+    Field(discriminator="type"),
+]
+"""Every server-to-client message."""
+
+COMMAND_ADAPTER: TypeAdapter[ClientCommand] = TypeAdapter(ClientCommand)
+"""Validates a decoded frame as a :data:`ClientCommand`."""
+
+SERVER_MESSAGE_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+"""Validates a decoded frame as a :data:`ServerMessage`."""
+
+
+def _models(union: Any) -> tuple[type[Any], ...]:
+    # Flatten the (possibly nested, Annotated) unions into their model classes.
+    out: list[type[Any]] = []
+    for member in get_args(get_args(union)[0]):
+        if isinstance(member, type):
+            out.append(member)
+        else:
+            out.extend(_models(member))
+    return tuple(out)
+
+
+COMMAND_MODELS: tuple[type[CommandBase], ...] = _models(ClientCommand)
+"""Every concrete command model, in union order."""
+
+SERVER_MESSAGE_MODELS: tuple[type[ServerMessageBase], ...] = _models(ServerMessage)
+"""Every concrete server message model, in union order."""
+
+
+def _types(models: tuple[type[Any], ...]) -> frozenset[str]:
+    return frozenset(get_args(m.model_fields["type"].annotation)[0] for m in models)
+
+
+COMMAND_TYPES: frozenset[str] = _types(COMMAND_MODELS)
+"""The ``type`` of every command."""
+
+SERVER_MESSAGE_TYPES: frozenset[str] = _types(SERVER_MESSAGE_MODELS)
+"""The ``type`` of every server message."""
+
+REPLIES: Mapping[str, str] = {
+    "identify": "welcome",
+    "ping": "pong",
+    "list_tables": "table_list",
+    "create_table": "table_created",
+    "join": "seated",
+    "take_seat": "seated",
+    "spectate": "snapshot",
+    "leave": "ok",
+    "rematch": "ok",
+    "act": "ok",
+    "chat": "ok",
+    "get_record": "record",
+}
+"""The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""

@@ -1,0 +1,20 @@
+"""One worked example (or more) of every message, as the wire data.
+
+They are rendered into PROTOCOL.md (JSON-like form and msgpack hex), attached to the
+AsyncAPI messages and used by the benchmark; each is validated at import.
+"""
+
+from __future__ import annotations
+
+from protocol.spec.examples.base import Example
+from protocol.spec.examples.play import PLAY_EXAMPLES
+from protocol.spec.examples.records import RECORD_EXAMPLES
+from protocol.spec.examples.session import SESSION_EXAMPLES
+
+ALL_EXAMPLES: tuple[Example, ...] = SESSION_EXAMPLES + PLAY_EXAMPLES + RECORD_EXAMPLES
+"""Every example, in the order PROTOCOL.md shows them."""
+
+for _example in ALL_EXAMPLES:
+    _ = _example.model  # fail at import if an example does not validate
+
+__all__ = ["ALL_EXAMPLES", "Example"]

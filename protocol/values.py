@@ -1,0 +1,167 @@
+"""The value types every message is built from: tiles, seats, ends, trumps, ids, table options.
+
+Everything here is strict: a wire value of the wrong type is rejected, never coerced
+(``"1"`` is not ``1``, ``1`` is not ``true``, ``4.0`` is not ``4``). Arrays are
+accepted as Python lists or tuples, because msgpack decodes arrays as lists while
+the engines hand out tuples; the items inside are still checked strictly.
+
+>>> from pydantic import TypeAdapter
+>>> TypeAdapter(Tile).validate_python([6, 4])
+(6, 4)
+>>> TypeAdapter(Tile).validate_python([4, 6])  # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+pydantic_core.ValidationError: a tile is [high, low]
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypeVar
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, model_validator
+
+T = TypeVar("T")
+
+PROTOCOL_VERSION = 1
+"""The protocol version this package implements (sent in ``hello``)."""
+
+SUBPROTOCOL = "boneyard.v1"
+"""The websocket subprotocol a client must offer."""
+
+CONTENT_TYPE = "application/vnd.msgpack"
+"""The content type of every frame."""
+
+MAX_SAFE_INT = 2**53 - 1
+"""The largest integer every client language can hold exactly (JavaScript's ``Number``)."""
+
+
+class WireModel(BaseModel):
+    """Base of every model on the wire: strict, closed (unknown fields rejected), immutable."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        frozen=True,
+        use_attribute_docstrings=True,
+    )
+
+
+def exact_int(value: object) -> object:
+    """A before-validator for integer Literals: only a real ``int`` may match.
+
+    >>> exact_int(4)
+    4
+    """
+    # pydantic's Literal check compares with ==, so True and 4.0 would pass as 1 and 4.
+    if type(value) is not int:
+        raise ValueError("must be an integer")
+    return value
+
+
+def _high_first(tile: tuple[int, int]) -> tuple[int, int]:
+    if tile[0] < tile[1]:
+        raise ValueError("a tile is [high, low]: high must be >= low")
+    return tile
+
+
+Int = Annotated[int, Strict()]
+Bool = Annotated[bool, Strict()]
+Str = Annotated[str, Strict()]
+
+Seq = Annotated[tuple[T, ...], Strict(False)]
+"""An array of any length; lists and tuples alike (the items are still strict)."""
+
+Pip = Annotated[int, Strict(), Field(ge=0, le=6)]
+"""A number on a tile, 0..6."""
+
+Tile = Annotated[tuple[Pip, Pip], Strict(False), AfterValidator(_high_first)]
+"""A tile as ``[high, low]`` with ``6 >= high >= low >= 0``."""
+
+Seat = Annotated[int, Strict(), Field(ge=0, le=3)]
+"""A seat number, 0..players-1."""
+
+Count = Annotated[int, Strict(), Field(ge=0, le=MAX_SAFE_INT)]
+"""A non-negative integer."""
+
+Score = Annotated[int, Strict(), Field(ge=-1_000_000, le=1_000_000)]
+"""A score; Moon scores may go below zero."""
+
+Seqno = Annotated[int, Strict(), Field(ge=1, le=MAX_SAFE_INT)]
+"""A server message sequence number, 1, 2, 3, ... per connection."""
+
+GameName = Literal["moon", "straight"]
+End = Literal["left", "right", "up", "down"]
+"""An open end of a Straight layout (see RULES.md, "Naming the ends")."""
+
+Bid = Annotated[Literal[4, 5, 6, 7, 21], BeforeValidator(exact_int)]
+"""A Moon bid."""
+
+Trump = Annotated[int, Strict(), Field(ge=0, le=6)] | Literal["doubles", "none"]
+"""Moon trump: a number 0..6, ``"doubles"`` or ``"none"``."""
+
+Id = Annotated[str, Strict(), Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+"""A server-assigned identifier (table, record, player): 1-32 of ``A-Z a-z 0-9 _ -``."""
+
+Token = Annotated[str, Strict(), Field(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
+"""A secret resume token: 16-128 of ``A-Z a-z 0-9 _ -``."""
+
+Name = Annotated[str, Strict(), Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$")]
+"""A display name: 1-32 characters, no control characters."""
+
+CommandId = (
+    Annotated[int, Strict(), Field(ge=0, le=MAX_SAFE_INT)]
+    | Annotated[str, Strict(), Field(min_length=1, max_length=64)]
+)
+"""A client-chosen command id: an integer 0..2^53-1 or a string of 1-64 characters."""
+
+MAX_CHAT_CHARS = 500
+"""The hard cap on a chat line; a server may announce a lower ``limits.chat_max_chars``."""
+
+ChatText = Annotated[str, Strict(), Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+TurnSeconds = Annotated[int, Strict(), Field(ge=5, le=3600)]
+"""Seconds a seat has to act, 5..3600."""
+
+
+class MoonOptions(WireModel):
+    """Three-Player Moon table options (RULES.md M5, M13)."""
+
+    all_pass: Literal["redeal", "force_last"] = "redeal"
+    """What happens when all three pass: redeal, or the last to speak must bid."""
+    target: Annotated[int, Strict(), Field(ge=1, le=1000)] = 21
+    """The score that wins the game."""
+
+    @property
+    def players(self) -> int:
+        """Moon is always three players."""
+        return 3
+
+
+class StraightOptions(WireModel):
+    """Straight Dominoes table options (RULES.md S1, S13)."""
+
+    players: Annotated[int, Strict(), Field(ge=2, le=4)] = 4
+    """Number of seats, 2..4."""
+    partnerships: Bool | None = None
+    """Seats 0+2 against 1+3; only with 4 players. ``null`` means the default: on for 4 players."""
+    target: Annotated[int, Strict(), Field(ge=1, le=10_000)] = 250
+    """The score that wins the game."""
+
+    @model_validator(mode="after")
+    def _partnerships_need_four(self) -> StraightOptions:
+        if self.partnerships and self.players != 4:
+            raise ValueError("partnerships need 4 players")
+        return self
+
+
+Options = MoonOptions | StraightOptions
+
+
+def check_all_fields_set(model: BaseModel) -> None:
+    """Raise ValueError unless every field of ``model`` was given explicitly (no defaults used).
+
+    Records and table listings carry all options, defaults included, so readers never
+    need to know the defaults.
+    """
+    missing = set(type(model).model_fields) - model.model_fields_set
+    if missing:
+        raise ValueError(f"missing {', '.join(sorted(missing))} (all options must be given)")
