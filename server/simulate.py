@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
+from protocol import RECORD_ADAPTER
 from server.games.base import Engine, RandomDealer
 from server.games.registry import GameSpec
 
@@ -25,13 +26,15 @@ def play_bots(spec: GameSpec, engine: Engine, rng: random.Random) -> Engine:
 
 
 def simulate(spec: GameSpec, options: Any, games: int, seed: int) -> Iterator[dict[str, Any]]:
-    """The records of ``games`` bot games, game ``i`` seeded by ``(seed, i)``."""
+    """The records of ``games`` bot games, game ``i`` seeded by ``(seed, i)``, each validated as published."""
     players = spec.players_of(options)
     names = [f"bot-{seat}" for seat in range(players)]
     for number in range(games):
         dealer = RandomDealer(f"{seed}/{number}/deal")
         engine = play_bots(spec, spec.new_game(options, dealer), random.Random(f"{seed}/{number}/bots"))
-        yield engine.record(names)
+        record = engine.record(names)
+        RECORD_ADAPTER.validate_python(record)  # never write a record the public format would refuse
+        yield record
 
 
 def write_records(records: Iterator[dict[str, Any]], out: TextIO, total: int, progress: bool) -> int:
