@@ -11,31 +11,29 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
-from server.games.base import Event, Viewer
+from server.games.base import Event
+from server.games.events import GameOver, HandDealt, HandStarted, Passed, PrivateTileEvent
 from server.games.moon.rules import TrumpName
 from server.games.tiles import Tile
 
-
-@dataclass(frozen=True, slots=True)
-class HandStarted(Event):
-    type: ClassVar[str] = "hand_started"
-    hand: int
-    first: int
-    tile_counts: tuple[int, ...]
-    boneyard: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(Event):
-    type: ClassVar[str] = "hand_dealt"
-    seat: int
-    tiles: tuple[Tile, ...]
-
-    def seen_by(self, viewer: Viewer) -> Event | None:
-        return self if viewer == self.seat else None
+__all__ = [
+    "MOON_EVENTS",
+    "BidMade",
+    "Discarded",
+    "GameOver",
+    "HandDealt",
+    "HandScored",
+    "HandStarted",
+    "HandThrownIn",
+    "Passed",
+    "TilePlayed",
+    "TrickWon",
+    "TrumpNamed",
+    "WidowTaken",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,35 +44,19 @@ class BidMade(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Passed(Event):
-    type: ClassVar[str] = "passed"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
 class HandThrownIn(Event):
     type: ClassVar[str] = "hand_thrown_in"
     hand: int
 
 
 @dataclass(frozen=True, slots=True)
-class WidowTaken(Event):
+class WidowTaken(PrivateTileEvent):
     type: ClassVar[str] = "widow_taken"
-    seat: int
-    tile: Tile | None
-
-    def seen_by(self, viewer: Viewer) -> Event | None:
-        return self if viewer == self.seat else replace(self, tile=None)
 
 
 @dataclass(frozen=True, slots=True)
-class Discarded(Event):
+class Discarded(PrivateTileEvent):
     type: ClassVar[str] = "discarded"
-    seat: int
-    tile: Tile | None
-
-    def seen_by(self, viewer: Viewer) -> Event | None:
-        return self if viewer == self.seat else replace(self, tile=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +89,6 @@ class HandScored(Event):
     bid: int
     tricks: tuple[int, ...]
     points: tuple[int, ...]
-    scores: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver(Event):
-    type: ClassVar[str] = "game_over"
-    winner: int
     scores: tuple[int, ...]
 
 

@@ -13,31 +13,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from server.games.base import Event, Viewer
+from server.games.base import Event
+from server.games.events import GameOver, HandDealt, HandStarted, Passed, PrivateTileEvent
 from server.games.tiles import Tile
 
-
-@dataclass(frozen=True, slots=True)
-class HandStarted(Event):
-    """A hand begins: ``first`` leads; ``boneyard`` is the undrawn count."""
-
-    type: ClassVar[str] = "hand_started"
-    hand: int
-    first: int
-    tile_counts: tuple[int, ...]
-    boneyard: int
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(Event):
-    """``seat``'s seven tiles, in the order dealt. Only ``seat`` learns of it."""
-
-    type: ClassVar[str] = "hand_dealt"
-    seat: int
-    tiles: tuple[Tile, ...]
-
-    def seen_by(self, viewer: Viewer) -> Event | None:
-        return self if viewer == self.seat else None
+__all__ = [
+    "Blocked",
+    "Domino",
+    "GameOver",
+    "HandDealt",
+    "HandScored",
+    "HandStarted",
+    "Passed",
+    "StraightEvent",
+    "TileDrawn",
+    "TilePlayed",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,22 +45,11 @@ class TilePlayed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class TileDrawn(Event):
+class TileDrawn(PrivateTileEvent):
     """``seat`` drew a tile; only ``seat`` sees which. ``boneyard`` is the count left."""
 
     type: ClassVar[str] = "tile_drawn"
-    seat: int
-    tile: Tile | None
     boneyard: int
-
-    def seen_by(self, viewer: Viewer) -> Event | None:
-        return self if viewer == self.seat else TileDrawn(self.seat, None, self.boneyard)
-
-
-@dataclass(frozen=True, slots=True)
-class Passed(Event):
-    type: ClassVar[str] = "passed"
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,15 +82,6 @@ class HandScored(Event):
     hands: tuple[tuple[Tile, ...], ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver(Event):
-    """``winner``: seat, or team with partnerships."""
-
-    type: ClassVar[str] = "game_over"
-    winner: int
-    scores: tuple[int, ...]
 
 
 StraightEvent = (

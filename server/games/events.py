@@ -1,0 +1,63 @@
+"""Events both games share, and the one shape of a private tile event.
+
+>>> from server.games.events import PrivateTileEvent
+>>> HandDealt(seat=0, tiles=((6, 6),)).seen_by(2) is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from server.games.base import Event, Viewer
+from server.games.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    """A hand begins: ``first`` bids (Moon) or leads (Straight); ``boneyard`` is the undrawn count."""
+
+    type: ClassVar[str] = "hand_started"
+    hand: int
+    first: int
+    tile_counts: tuple[int, ...]
+    boneyard: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(Event):
+    """``seat``'s seven tiles, in the order dealt. Only ``seat`` learns of it."""
+
+    type: ClassVar[str] = "hand_dealt"
+    seat: int
+    tiles: tuple[Tile, ...]
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.seat else None
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateTileEvent(Event):
+    """Everyone learns that ``seat`` did it; only ``seat`` learns which tile (others see ``tile=None``)."""
+
+    seat: int
+    tile: Tile | None
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.seat else replace(self, tile=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    type: ClassVar[str] = "passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """``winner``: the seat, or the team with partnerships (0 = seats 0+2, 1 = seats 1+3)."""
+
+    type: ClassVar[str] = "game_over"
+    winner: int
+    scores: tuple[int, ...]
