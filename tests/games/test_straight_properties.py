@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.games.base import Event, IllegalAction, RandomDealer
+from server.games.records import replay
 from server.games.straight import (
     Draw,
     HandDealt,
@@ -23,7 +24,6 @@ from server.games.straight import (
     StraightOptions,
     TileDrawn,
     TilePlayed,
-    action_from_record,
 )
 from server.games.straight.actions import action_of
 from server.games.tiles import ALL_TILES, TILE_IDS, Tile, normalize, tiles_of
@@ -197,35 +197,9 @@ def play_checked(options: StraightOptions, seed: int, deep: bool = True) -> Stra
     return game
 
 
-class RecordDealer:
-    """Deals a record again: shuffled = deal[0] + ... + deal[n-1] + boneyard; pick = first."""
-
-    def __init__(self, record: Mapping[str, Any]) -> None:
-        self.hands = record["hands"]
-        self.next = 0
-
-    def shuffled(self, all_tiles: Sequence[Tile]) -> list[Tile]:
-        hand = self.hands[self.next]
-        self.next += 1
-        return [normalize(t) for seat in hand["deal"] for t in seat] + [
-            normalize(t) for t in hand["boneyard"]
-        ]
-
-    def pick(self, n: int) -> int:
-        first: int = self.hands[self.next - 1]["first"]
-        return first
-
-
 def check_replay(game: StraightGame) -> None:
     record = json.loads(json.dumps(game.record()))
-    again = StraightGame(StraightOptions(**record["options"]), RecordDealer(record))
-    for number, hand in enumerate(record["hands"]):
-        assert again.hand_number == number and again.leader == hand["first"]
-        for entry in hand["actions"]:
-            events = again.apply(entry["seat"], action_from_record(entry), auto=entry.get("auto", False))
-            if entry["type"] == "draw":
-                assert isinstance(events[0], TileDrawn) and list(events[0].tile or ()) == entry["tile"]
-        assert list(again.scores) == hand["scores"]
+    again = replay(record)  # the records module's replayer: drawn tiles and per-hand scores checked
     assert again.is_over and list(again.scores) == record["final_scores"] and again.winner == record["winner"]
     assert json.loads(json.dumps(again.record())) == record
 
