@@ -134,21 +134,24 @@ class TableList(ReplyBase):
 
 
 class TableCreated(ReplyBase):
-    """A new table. Pushed to every identified connection; the creator's copy is the reply."""
+    """A new table. Pushed to every connection in the lobby (at no table); the creator's copy is the reply."""
 
     type: Literal["table_created"]
     table: TableInfo
 
 
 class TableUpdated(ServerMessageBase):
-    """A table's seats, status, spectators or rematch requests changed."""
+    """A table's seats, status, spectators or rematch requests changed.
+
+    Pushed to the connections in the lobby and to those at that table.
+    """
 
     type: Literal["table_updated"]
     table: TableInfo
 
 
 class TableRemoved(ServerMessageBase):
-    """A table is gone."""
+    """A table is gone. Pushed to the connections in the lobby and to those that were at it."""
 
     type: Literal["table_removed"]
     table_id: Id

@@ -1,13 +1,18 @@
-"""``boneyard-server``: the server's command line (subcommands)."""
+"""``boneyard-server``: the server's command line (subcommands ``serve`` and ``simulate``)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from pydantic import ValidationError
+
 from server.games.registry import GAMES, game_spec
+from server.settings import Settings
 from server.simulate import simulate, write_records
 
 
@@ -62,11 +67,54 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return 0
 
 
+def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    flags = {"host": args.host, "port": args.port, "log_level": args.log_level}
+    try:
+        # Flags given override BONEYARD_* variables, which override the defaults.
+        settings = Settings(**{k: v for k, v in flags.items() if v is not None})
+    except ValidationError as error:
+        first = error.errors()[0]
+        parser.error(f"invalid setting {'.'.join(map(str, first['loc']))}: {first['msg']}")
+    try:
+        return asyncio.run(serve(settings))
+    except OSError as error:  # e.g. the port is taken
+        print(f"boneyard-server: cannot serve on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+        return 1
+
+
+async def serve(settings: Settings) -> int:
+    """Run a server until SIGTERM or SIGINT, then stop it gracefully (clients see 1012) and return 0."""
+    # Imported here so that ``simulate`` does not load websockets, prometheus and the whole server.
+    from server.app import BoneyardServer
+    from server.logs import configure
+
+    configure(settings.log_level, settings.log_format)
+    server = BoneyardServer(settings)
+    await server.start()
+    print(f"boneyard: serving ws://{settings.host}:{server.port}", flush=True)
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, lambda: stopping.append(loop.create_task(server.stop())))
+    await server.serve_forever()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="boneyard-server", description="Boneyard: a real-time game server for domino tables."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+
+    srv = commands.add_parser("serve", help="run the websocket game server until SIGTERM or SIGINT")
+    srv.add_argument("--host", help="address to listen on (default 127.0.0.1; env BONEYARD_HOST)")
+    srv.add_argument("--port", type=int, help="port, 0 for any free one (default 8765; env BONEYARD_PORT)")
+    srv.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        help="log level (default info; env BONEYARD_LOG_LEVEL)",
+    )
+    srv.set_defaults(run=_run_serve)
 
     sim = commands.add_parser(
         "simulate", help="play bot games in-process and write their records as JSON Lines"

@@ -106,6 +106,10 @@ class Engine(Protocol):
         """Cumulative scores, per seat (per team with partnerships)."""
         ...
 
+    def opening_events(self) -> list[Event]:
+        """The events of the first deal (``hand_started`` and ``hand_dealt``), made on construction."""
+        ...
+
     def legal_actions(self, seat: int) -> list[Any]:
         """The actions ``seat`` may take now; empty when it is not that seat's turn."""
         ...

@@ -1,0 +1,281 @@
+"""``BoneyardServer``: the websocket server hosting every table, plus ``/healthz`` and ``/metrics``.
+
+>>> import asyncio
+>>> async def main() -> int:
+...     async with BoneyardServer(Settings(port=0)) as server:
+...         return server.port > 0
+>>> asyncio.run(main())
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import gc
+import logging
+import socket
+import time
+from collections.abc import Sequence
+from http import HTTPStatus
+from types import TracebackType
+from typing import Self
+
+from prometheus_client import CONTENT_TYPE_LATEST
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+from websockets.typing import Subprotocol
+
+from protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
+from server.connection import Client, ServerContext
+from server.lobby import Lobby
+from server.metrics import Metrics
+from server.outbox import Outbox
+from server.records import MemoryRecordStore, RecordStore
+from server.settings import Settings
+from server.wire import body_of
+
+log = logging.getLogger("boneyard.server")
+
+SERVER_NAME = "boneyard/0.1.0"
+
+FULL_COLLECTION_SECONDS = 1800.0
+"""At least this often, frozen objects are unfrozen and collected (see ``_keep_gc_short``)."""
+
+
+class BoneyardConnection(ServerConnection):
+    """websockets' server connection, noting pongs for the server-wide heartbeat."""
+
+    ponged = True
+    """A pong arrived since the last heartbeat ping (or none was sent yet)."""
+
+    def acknowledge_pings(self, data: bytes) -> None:
+        self.ponged = True
+        super().acknowledge_pings(data)
+
+
+def _select_subprotocol(connection: ServerConnection, offered: Sequence[Subprotocol]) -> Subprotocol | None:
+    # Accept the websocket either way: without boneyard.v1 the handler closes it with 4000, as the
+    # protocol says, instead of failing the HTTP handshake.
+    return Subprotocol(SUBPROTOCOL) if SUBPROTOCOL in offered else None
+
+
+class BoneyardServer:
+    """A Boneyard server: ``start()`` then ``serve_forever()`` (or ``async with``), and ``stop()``.
+
+    ``stop()`` is graceful: it stops accepting, stops the tables' timers, closes every client with
+    1012 and waits (up to ``shutdown_seconds``) for them to go.
+    """
+
+    def __init__(self, settings: Settings | None = None, *, store: RecordStore | None = None) -> None:
+        self.settings = settings if settings is not None else Settings()
+        if store is None:
+            store = MemoryRecordStore(self.settings.records_in_memory)
+        self.store: RecordStore = store
+        self.metrics = Metrics(self._table_counts)
+        self.lobby: Lobby | None = None
+        self._server: Server | None = None
+        self._ctx: ServerContext | None = None
+        self._clients: set[Client] = set()
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._gc_keeper: asyncio.Task[None] | None = None
+        self._closed_since_collect = 0
+        self._stopping = False
+        self._stopped: asyncio.Event | None = None
+        self._port: int | None = None
+
+    # -- life -----------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen on ``settings.host:settings.port`` (``port`` 0: any free port; see :attr:`port`)."""
+        if self._server is not None:
+            raise RuntimeError("the server is already started")
+        settings = self.settings
+        loop = asyncio.get_running_loop()
+        self._stopped = asyncio.Event()
+        self.lobby = Lobby(settings, self.metrics, self.store, loop)
+        limits = Limits(
+            max_frame_bytes=settings.max_frame_bytes,
+            commands_per_second=settings.commands_per_second,
+            command_burst=settings.command_burst,
+            chat_max_chars=settings.chat_max_chars,
+            send_queue_frames=settings.send_queue_frames,
+        )
+        hello = Hello(
+            type="hello",
+            seq=1,
+            protocol=1,
+            server=SERVER_NAME,
+            limits=limits,
+            heartbeat_seconds=settings.heartbeat_seconds,
+        )
+        decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
+        self._ctx = ServerContext(self.lobby, Outbox(loop), decode_limits, body_of(hello))
+        self._server = await serve(
+            self._handle,
+            settings.host,
+            settings.port,
+            select_subprotocol=_select_subprotocol,
+            process_request=self._http,
+            compression=None,  # permessage-deflate costs ~64 KiB per connection
+            max_size=settings.max_frame_bytes,
+            ping_interval=None,  # one server-wide heartbeat instead of a task per connection
+            ping_timeout=None,
+            close_timeout=settings.close_seconds,
+            open_timeout=settings.handshake_seconds,
+            server_header=SERVER_NAME,
+            create_connection=BoneyardConnection,
+            logger=logging.getLogger("websockets.server"),
+        )
+        self._port = int(self._server.sockets[0].getsockname()[1])
+        self._heartbeat = loop.create_task(self._heartbeats())
+        if settings.gc_freeze_seconds > 0:
+            gc.collect()
+            gc.freeze()  # start-up objects (modules, models, schemas) are never collected: stop scanning them
+            self._gc_keeper = loop.create_task(self._keep_gc_short())
+        log.info("serving", extra={"peer": f"{settings.host}:{self.port}"})
+
+    @property
+    def port(self) -> int:
+        """The port the server listens on (the bound one when ``settings.port`` is 0)."""
+        if self._port is None:
+            raise RuntimeError("the server is not started")
+        return self._port
+
+    @property
+    def url(self) -> str:
+        return f"ws://{self.settings.host}:{self.port}/"
+
+    async def serve_forever(self) -> None:
+        """Serve until :meth:`stop` finishes (call it from a signal handler or another task)."""
+        if self._stopped is None:
+            await self.start()
+        assert self._stopped is not None
+        await self._stopped.wait()
+
+    async def stop(self) -> None:
+        """Stop accepting, close every client with 1012 (the tables stop first), and wait for them."""
+        if self._server is None or self._stopped is None:
+            return
+        if self._stopping:
+            await self._stopped.wait()
+            return
+        self._stopping = True
+        assert self.lobby is not None and self._ctx is not None
+        log.info("shutting down", extra={"code": 1012})
+        self.lobby.stop()
+        self._server.close(close_connections=False)
+        self._ctx.outbox.flush()  # in-flight frames go out before the close frames
+        for client in list(self._clients):
+            client.close_with(1012, "the server is restarting")
+        try:
+            await asyncio.wait_for(self._server.wait_closed(), self.settings.shutdown_seconds)
+        except TimeoutError:
+            for client in list(self._clients):
+                client.ws.transport.abort()
+            await asyncio.wait_for(self._server.wait_closed(), 1.0)
+        finally:
+            for task in (self._heartbeat, self._gc_keeper):
+                if task is not None:
+                    task.cancel()
+            self._stopped.set()
+        log.info("stopped")
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self.stop()
+
+    # -- connections ----------------------------------------------------------------------------------
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        assert self._ctx is not None
+        client = Client(ws, self._ctx)
+        if self._stopping:
+            client.close_with(1012, "the server is restarting")
+            return
+        if len(self._clients) >= self.settings.max_connections:
+            client.close_with(4007, "the server is at its connection limit")
+            return
+        if self.settings.socket_send_buffer is not None:
+            sock = ws.transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.socket_send_buffer)
+        self._clients.add(client)
+        self.metrics.connections.inc()
+        try:
+            await client.run()
+        finally:
+            self._clients.discard(client)
+            self.metrics.connections.dec()
+            self._closed_since_collect += 1
+
+    async def _heartbeats(self) -> None:
+        """Ping every connection each ``heartbeat_seconds``; close those that did not answer the last one."""
+        while True:
+            await asyncio.sleep(self.settings.heartbeat_seconds)
+            for count, client in enumerate(list(self._clients), start=1):
+                ws = client.ws
+                if (
+                    not isinstance(ws, BoneyardConnection)
+                    or client.closing
+                    or ws.protocol.state is not State.OPEN
+                ):
+                    continue
+                if not ws.ponged:
+                    client.close_with(4006, "websocket pings went unanswered")
+                    continue
+                ws.ponged = False
+                ws.protocol.send_ping(b"hb")
+                ws.send_data()
+                if count % 500 == 0:
+                    await asyncio.sleep(0)  # spread a large sweep over several loop passes
+
+    async def _keep_gc_short(self) -> None:
+        """Keep full garbage collections short: freeze what has lived ``gc_freeze_seconds``.
+
+        A full collection walks every tracked object: with thousands of connections (some 85 objects
+        each) that stops the loop for hundreds of milliseconds. Frozen objects are not walked, and
+        still freed by reference counting; but a frozen object that becomes garbage in a cycle (a
+        closed websocket connection does) is only reclaimed once unfrozen. So after enough
+        connections have closed (a tenth of those open, at least 1,000), or every half hour,
+        everything is unfrozen and collected once: one long pause now and then, instead of one
+        every minute or so under load.
+        """
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(self.settings.gc_freeze_seconds)
+            churned = self._closed_since_collect >= max(1_000, len(self._clients) // 10)
+            if churned or time.monotonic() - last > FULL_COLLECTION_SECONDS:
+                last = time.monotonic()
+                gc.unfreeze()
+                started = time.perf_counter()
+                gc.collect()
+                pause = time.perf_counter() - started
+                log.info("full garbage collection after churn: %.0f ms", pause * 1e3)
+                self._closed_since_collect = 0
+            gc.freeze()
+
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """``/healthz`` and ``/metrics`` on the websocket port; anything else goes on to the handshake."""
+        path = request.path.partition("?")[0]
+        if path == "/healthz":
+            if self._stopping:
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "stopping\n")
+            return connection.respond(HTTPStatus.OK, "ok\n")
+        if path == "/metrics":
+            response = connection.respond(HTTPStatus.OK, self.metrics.render().decode())
+            headers = Headers((k, v) for k, v in response.headers.raw_items() if k.lower() != "content-type")
+            headers["Content-Type"] = CONTENT_TYPE_LATEST
+            response.headers = headers
+            return response
+        return None
+
+    def _table_counts(self) -> list[tuple[str, str, int]]:
+        return [] if self.lobby is None else list(self.lobby.table_counts())

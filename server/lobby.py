@@ -1,0 +1,244 @@
+"""The lobby: every table and session on the server, and the pushes that keep clients' table lists current.
+
+"In the lobby" means identified, connected, and neither seated nor watching anywhere: those
+sessions get ``table_created`` (at once), ``table_updated`` and ``table_removed`` (coalesced: at
+most one message per table every ``lobby_push_seconds``, with its latest state) for every table.
+A session at a table gets ``table_updated``/``table_removed`` for its own tables only, at once
+(and may ``list_tables`` any time). Pushing every table's changes to every connection would cost
+tables x connections frames, which at thousands of tables is most of the server's work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import secrets
+from collections import Counter
+from collections.abc import Iterable
+
+from protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
+from protocol.values import CommandId
+from server.errors import CommandError
+from server.games.registry import GAMES
+from server.logs import ids
+from server.metrics import Metrics
+from server.records import RecordStore
+from server.session import Session
+from server.settings import Settings
+from server.table import Table
+from server.wire import body_of, body_of_dict
+
+log = logging.getLogger("boneyard.lobby")
+
+# Pushes are a fixed head followed by the table's cached encoding (the head ends where "table" starts).
+_TABLE_CREATED = body_of_dict({"type": "table_created", "seq": 1, "reply_to": None, "table": None})[:-1]
+_TABLE_UPDATED = body_of_dict({"type": "table_updated", "seq": 1, "table": None})[:-1]
+
+_LIST_BYTES = SERVER_LIMITS.max_frame_bytes - 1024
+"""A ``table_list`` stays within what clients decode; beyond it the newest running tables are left out."""
+
+
+class Lobby:
+    """Tables by id, sessions by token, and the sessions in the lobby."""
+
+    def __init__(
+        self, settings: Settings, metrics: Metrics, store: RecordStore, loop: asyncio.AbstractEventLoop
+    ) -> None:
+        self.settings = settings
+        self.metrics = metrics
+        self.store = store
+        self.loop = loop
+        self.tables: dict[str, Table] = {}
+        self.idle: set[Session] = set()
+        """Connected sessions at no table: they get every table's changes."""
+        self.by_token: dict[str, Session] = {}
+        self.stopping = False
+        self._pending: dict[str, str] = {}
+        """Table changes not yet pushed to the lobby, by table id: ``updated`` or ``removed``."""
+        self._push_timer: asyncio.TimerHandle | None = None
+        self._table_ids = itertools.count(1)
+        self._player_ids = itertools.count(1)
+
+    # -- sessions -------------------------------------------------------------------------------------
+
+    def new_session(self, name: str) -> Session:
+        return Session(f"p{next(self._player_ids)}", name, self.settings.resume_buffer_frames)
+
+    def token_for(self, session: Session) -> str:
+        """The session's secret resume token, made when it first sits down (``secrets``: unguessable)."""
+        if session.token is None:
+            session.token = secrets.token_urlsafe(24)
+            self.by_token[session.token] = session
+            session.start_log()
+        return session.token
+
+    def forget(self, session: Session) -> None:
+        """The session is over: its token no longer resumes anything."""
+        session.cancel_timer()
+        if session.token is not None:
+            self.by_token.pop(session.token, None)
+        self.idle.discard(session)
+
+    def session_dropped(self, session: Session) -> None:
+        """A session's connection closed: it stops watching; its seats wait ``grace_seconds`` for a resume."""
+        session.client = None
+        self.idle.discard(session)
+        for table, seat in list(session.tables.items()):
+            if seat is None:
+                table.abandon(session)
+        seats = session.seats()
+        if not seats:
+            self.forget(session)
+            return
+        for table, seat in seats:
+            table.seat_disconnected(seat)
+        session.timer = self.loop.call_later(self.settings.grace_seconds, self._grace_over, session)
+
+    def _grace_over(self, session: Session) -> None:
+        # Away past the grace period: the server plays for them until they come back or expire.
+        for table, seat in session.seats():
+            table.seat_away(seat)
+        session.timer = self.loop.call_later(self.settings.session_seconds, self._expired, session)
+
+    def _expired(self, session: Session) -> None:
+        session.timer = None
+        log.info("session expired", extra=ids(player_id=session.player_id))
+        for table in list(session.tables):
+            table.abandon(session)
+        self.forget(session)
+
+    def enter_lobby(self, session: Session) -> None:
+        if session.client is not None and not session.tables:
+            self.idle.add(session)
+
+    def leave_lobby(self, session: Session) -> None:
+        self.idle.discard(session)
+
+    # -- tables ---------------------------------------------------------------------------------------
+
+    def new_record_id(self) -> str:
+        return "r" + secrets.token_urlsafe(12)
+
+    def create_table(
+        self, session: Session, command: CreateMoonTable | CreateStraightTable, reply_to: CommandId | None
+    ) -> Table:
+        """``create_table``: the table, its bots, and the creator's seat if asked."""
+        settings = self.settings
+        if self.stopping:
+            raise CommandError("unavailable", "the server is shutting down")
+        if len(self.tables) >= settings.max_tables:
+            raise CommandError("unavailable", f"the server is full ({settings.max_tables} tables)")
+        spec = GAMES[command.game]
+        try:
+            options = spec.options_from_dict(command.options.model_dump())
+        except (TypeError, ValueError) as error:
+            raise CommandError("invalid_options", str(error)) from None
+        turn_seconds = command.turn_seconds
+        if "turn_seconds" not in command.model_fields_set:
+            turn_seconds = settings.turn_seconds
+        if turn_seconds is None and not settings.allow_untimed_tables:
+            raise CommandError("invalid_options", "this server requires a turn timer")
+        table = Table(self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots)
+        self.tables[table.table_id] = table
+        push = _TABLE_CREATED + table.info_packed()  # at once: a new table is news, its changes less so
+        for other in self.idle:
+            if other is not session:
+                other.deliver(push)
+        reply = TableCreated(type="table_created", seq=1, reply_to=reply_to, table=table.info())
+        session.deliver(body_of(reply))
+        log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
+        if command.seat is not None:
+            table.join(session, command.seat, None)
+        else:
+            table.maybe_start()
+        return table
+
+    def table_changed(self, table: Table) -> None:
+        """Push ``table_updated`` to everyone at the table now, and to the lobby soon."""
+        if table.table_id not in self.tables:
+            return
+        body = _TABLE_UPDATED + table.info_packed()
+        for session, _ in table.listeners():
+            session.deliver(body)
+        self._note(table.table_id, "updated")
+
+    def remove_table(self, table: Table) -> None:
+        if self.tables.pop(table.table_id, None) is None:
+            return
+        table.stop()
+        body = _removed_body(table.table_id)
+        members = table.listeners()
+        self._note(table.table_id, "removed")
+        for session, _ in members:
+            session.deliver(body)
+            session.tables.pop(table, None)
+            self.enter_lobby(session)
+        log.info("table removed", extra=ids(table_id=table.table_id))
+
+    def _note(self, table_id: str, change: str) -> None:
+        """Remember a change for the next lobby push; changes to one table in between merge into one."""
+        self._pending[table_id] = change  # "removed" overrides "updated"; "updated" cannot follow it
+        if self._push_timer is None:
+            self._push_timer = self.loop.call_later(self.settings.lobby_push_seconds, self._push)
+
+    def _push(self) -> None:
+        """Send the lobby the pending changes: one message per changed table, with its latest state.
+
+        Coalescing bounds the lobby's traffic by the number of tables, not by how often they
+        change: a table that gets three spectators and starts in a moment costs one push.
+        """
+        self._push_timer = None
+        pending, self._pending = self._pending, {}
+        bodies: list[bytes] = []
+        for table_id, change in pending.items():
+            table = self.tables.get(table_id)
+            if change == "removed" or table is None:
+                bodies.append(_removed_body(table_id))
+            else:
+                bodies.append(_TABLE_UPDATED + table.info_packed())
+        for session in self.idle:
+            for body in bodies:
+                session.deliver(body)
+
+    def table_list_body(self, reply_to: CommandId | None) -> bytes:
+        """``table_list``, assembled from each table's cached encoding (waiting tables first)."""
+        ordered = sorted(self.tables.values(), key=lambda t: t.status != "waiting")
+        parts: list[bytes] = []
+        size = 0
+        for table in ordered[: SERVER_LIMITS.max_array_len]:
+            packed = table.info_packed()
+            size += len(packed)
+            if size > _LIST_BYTES:
+                break
+            parts.append(packed)
+        head = body_of_dict({"type": "table_list", "seq": 1, "reply_to": reply_to, "tables": []})
+        return head[:-1] + _array_header(len(parts)) + b"".join(parts)
+
+    def table_counts(self) -> Iterable[tuple[str, str, int]]:
+        counts = Counter((t.spec.name, t.status) for t in self.tables.values())
+        for game in GAMES:
+            for status in ("waiting", "playing", "finished"):
+                yield game, status, counts.get((game, status), 0)
+
+    def stop(self) -> None:
+        """No new tables or seats; every table's timer stops (no bot moves during shutdown)."""
+        self.stopping = True
+        for table in self.tables.values():
+            table.stop()
+
+
+def _removed_body(table_id: str) -> bytes:
+    return body_of_dict({"type": "table_removed", "seq": 1, "table_id": table_id})
+
+
+def _array_header(n: int) -> bytes:
+    """The msgpack header of an array of ``n`` items.
+
+    >>> import msgpack
+    >>> _array_header(3) + b"".join(msgpack.packb(i) for i in range(3)) == msgpack.packb([0, 1, 2])
+    True
+    """
+    if n < 16:
+        return bytes((0x90 | n,))
+    return b"\xdc" + n.to_bytes(2, "big") if n < 65536 else b"\xdd" + n.to_bytes(4, "big")

@@ -1,0 +1,151 @@
+"""Writing frames to sockets without awaiting, with a bounded send queue per connection.
+
+Why not ``await websocket.send()``: a table sends to every connection at it from one synchronous
+step, and awaiting each send would let one slow reader stall the table. Why not a queue and a
+writer task per connection: a task per connection costs memory (the aim is under 30 KiB a
+connection) and a task switch per message. So frames are written like websockets' ``broadcast()``
+does, straight into the transport, and the backpressure ``broadcast()`` lacks is added here: the
+frames still waiting in a connection's transport buffer are counted, and a connection with more
+than ``send_queue_frames`` waiting is closed with 4004. Memory per connection is thereby bounded
+by that many frames.
+
+Frames are also batched: a connection's frames of one event-loop step go out in one
+``transport.write`` (one system call), flushed by :meth:`Outbox.flush` at the end of each command
+and, for timers, on the next loop iteration.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+
+from websockets.asyncio.server import ServerConnection
+from websockets.protocol import State
+
+
+def ws_header(size: int) -> bytes:
+    """The header of an unmasked, final, binary websocket frame of ``size`` bytes (RFC 6455 5.2).
+
+    >>> ws_header(5), ws_header(300)
+    (b'\\x82\\x05', b'\\x82~\\x01,')
+    """
+    if size < 126:
+        return bytes((0x82, size))
+    if size < 65536:
+        return b"\x82\x7e" + size.to_bytes(2, "big")
+    return b"\x82\x7f" + size.to_bytes(8, "big")
+
+
+class Outbox:
+    """The connections with frames waiting to be written in this loop step."""
+
+    __slots__ = ("_dirty", "_loop", "_scheduled")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._dirty: list[FrameWriter] = []
+        self._scheduled = False
+
+    def mark(self, writer: FrameWriter) -> None:
+        self._dirty.append(writer)
+        if not self._scheduled:
+            self._scheduled = True
+            self._loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write every waiting connection's frames (one write each)."""
+        self._scheduled = False
+        while self._dirty:
+            dirty, self._dirty = self._dirty, []
+            for writer in dirty:
+                writer.flush()
+
+
+class FrameWriter:
+    """The sending half of a connection: batches frames, writes them, counts what is still queued."""
+
+    __slots__ = ("_appended", "_out", "_queued", "closing", "outbox", "queue_limit", "ws")
+
+    def __init__(self, ws: ServerConnection, outbox: Outbox, queue_limit: int) -> None:
+        self.ws = ws
+        self.outbox = outbox
+        self.queue_limit = queue_limit
+        self.closing = False
+        self._out: list[bytes] | None = None
+        self._queued: deque[int] | None = None
+        """End offsets (in bytes passed to the transport) of our frames possibly still in its buffer."""
+        self._appended = 0
+
+    def write(self, frame: bytes) -> None:
+        """Queue one encoded message; it is written at the end of this loop step."""
+        if self.closing:
+            return
+        out = self._out
+        if out is None:
+            self._out = [ws_header(len(frame)), frame]
+            self.outbox.mark(self)
+        else:
+            out.append(ws_header(len(frame)))
+            out.append(frame)
+
+    def flush(self) -> None:
+        out = self._out
+        if out is None:
+            return
+        self._out = None
+        ws = self.ws
+        transport = ws.transport
+        if self.closing or ws.protocol.state is not State.OPEN or transport.is_closing():
+            return
+        before = transport.get_write_buffer_size()
+        transport.write(b"".join(out))
+        after = transport.get_write_buffer_size()
+        if after == 0 and self._queued is None:
+            return  # the common case: everything reached the socket
+        self._count_queued(out, before, after)
+
+    def _count_queued(self, out: list[bytes], before: int, after: int) -> None:
+        # Bytes passed to the transport = bytes sent + bytes still buffered, so the bytes sent so far
+        # are ``appended - buffered``; a frame ending at or before that offset has left the server.
+        queued = self._queued
+        if queued is None or before == 0:
+            queued = self._queued = deque()
+            self._appended = before  # whatever was buffered before (pings) is not ours
+        end = self._appended
+        for i in range(0, len(out), 2):
+            end += len(out[i]) + len(out[i + 1])
+            queued.append(end)
+        self._appended = end
+        sent = end - after
+        while queued and queued[0] <= sent:
+            queued.popleft()
+        if not queued:
+            self._queued = None
+        elif len(queued) > self.queue_limit:
+            self.too_slow()
+
+    def too_slow(self) -> None:
+        """The client reads too slowly: close it (overridden to log and count)."""
+        self.close(4004, "too slow: the send queue is full")
+
+    def close(self, code: int, reason: str, timeout: float = 2.0) -> None:
+        """Send what is queued, then a close frame; drop the TCP connection if the client does not answer.
+
+        Synchronous, so a table or a flood never waits on a client's close handshake.
+        """
+        if self.closing:
+            return
+        self.flush()
+        self.closing = True
+        self._out = None
+        self._queued = None
+        ws = self.ws
+        if ws.protocol.state is State.OPEN:
+            ws.protocol.send_close(code, reason)
+            ws.send_data()
+        ws.loop.call_later(timeout, _abort, ws)
+
+
+def _abort(ws: ServerConnection) -> None:
+    if ws.protocol.state is not State.CLOSED:
+        ws.transport.abort()

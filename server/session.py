@@ -1,0 +1,109 @@
+"""A player's session: who they are, the seats and tables they are at, and what they were sent.
+
+A session outlives its connection: when a seated player drops, the session keeps numbering and
+logging the messages meant for them, so a resume can replay exactly what was missed. The log is a
+bounded deque of message bodies (see :mod:`server.wire`): public bodies are shared by everyone at
+the table, so a session's log is mostly references. Only sessions holding a token (seated once)
+keep a log at all.
+
+>>> s = Session("p1", "ana", log_frames=4)
+>>> s.start_log()
+>>> for body in (b"a", b"b", b"c"):
+...     s.deliver(body)
+>>> s.seq, s.missed_since(1), s.missed_since(3), s.missed_since(-5)
+(3, [b'b', b'c'], [], None)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections import deque
+from typing import TYPE_CHECKING, Protocol
+
+from server.wire import stamp
+
+if TYPE_CHECKING:
+    from server.table import Table
+
+
+class Peer(Protocol):
+    """The live connection of a session (``server.connection.Client``)."""
+
+    def write(self, frame: bytes) -> None: ...
+
+
+class Session:
+    """One identified player. ``tables`` maps each table they are at to their seat (``None``: watching)."""
+
+    __slots__ = (
+        "_log_frames",
+        "chat_stamp",
+        "chat_tokens",
+        "client",
+        "log",
+        "name",
+        "player_id",
+        "seq",
+        "tables",
+        "timer",
+        "token",
+    )
+
+    def __init__(self, player_id: str, name: str, log_frames: int) -> None:
+        self.player_id = player_id
+        self.name = name
+        self.client: Peer | None = None
+        self.seq = 0
+        """The ``seq`` of the last message delivered (to the live connection, or logged while away)."""
+        self.token: str | None = None
+        self.log: deque[bytes] | None = None
+        self._log_frames = log_frames
+        self.tables: dict[Table, int | None] = {}
+        self.timer: asyncio.TimerHandle | None = None
+        """The grace or expiry timer of a dropped session."""
+        self.chat_tokens = -1.0
+        self.chat_stamp = 0.0
+
+    def start_log(self) -> None:
+        """Keep what is sent from now on, for resume (once the session holds a token)."""
+        if self.log is None:
+            self.log = deque(maxlen=self._log_frames)
+
+    def deliver(self, body: bytes) -> None:
+        """Send a message body to this player: numbered, logged for resume, written if connected."""
+        self.seq += 1
+        if self.log is not None:
+            self.log.append(body)
+        client = self.client
+        if client is not None:
+            client.write(stamp(body, self.seq))
+
+    def missed_since(self, last_seq: int) -> list[bytes] | None:
+        """The bodies delivered after ``last_seq``, or ``None`` when the log no longer holds them all."""
+        log = self.log
+        missed = self.seq - last_seq
+        if log is None or missed < 0 or missed > len(log):
+            return None
+        return list(itertools.islice(log, len(log) - missed, None))
+
+    def seats(self) -> list[tuple[Table, int]]:
+        """The seats this session holds, as ``(table, seat)``."""
+        return [(t, s) for t, s in self.tables.items() if s is not None]
+
+    def take_chat_token(self, now: float, per_minute: int) -> bool:
+        """Meter chat lines: a bucket of ``per_minute`` lines refilled over a minute."""
+        if self.chat_tokens < 0:
+            self.chat_tokens = float(per_minute)
+        else:
+            self.chat_tokens = min(per_minute, self.chat_tokens + (now - self.chat_stamp) * per_minute / 60)
+        self.chat_stamp = now
+        if self.chat_tokens < 1:
+            return False
+        self.chat_tokens -= 1
+        return True
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None

@@ -1,0 +1,97 @@
+"""The server's settings: flags override ``BONEYARD_*`` environment variables, which override the defaults.
+
+>>> Settings().port
+8765
+>>> Settings(port=9000, host="0.0.0.0").port
+9000
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Self
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from protocol.values import MAX_CHAT_CHARS
+
+LogLevel = Literal["debug", "info", "warning", "error"]
+
+
+class Settings(BaseSettings):
+    """Everything an operator may set. Every field is also ``BONEYARD_<NAME>`` in the environment."""
+
+    model_config = SettingsConfigDict(env_prefix="BONEYARD_", extra="forbid", frozen=True)
+
+    host: str = "127.0.0.1"
+    """Address to listen on (``0.0.0.0`` in a container)."""
+    port: int = Field(default=8765, ge=0, le=65535)
+    """Port for websockets, ``/healthz`` and ``/metrics`` (0: any free port)."""
+    log_level: LogLevel = "info"
+    log_format: Literal["text", "json"] = "text"
+
+    max_frame_bytes: int = Field(default=4096, ge=256, le=4096)
+    """The longest frame a client may send; longer closes the connection with 1009.
+
+    At most the protocol's own bound (4096): a longer command could not be decoded anyway."""
+    commands_per_second: int = Field(default=20, ge=1)
+    """Sustained commands per second per connection (token bucket rate)."""
+    command_burst: int = Field(default=40, ge=1)
+    """Commands a connection may send at once (token bucket size); a flood beyond it closes with 4005."""
+    send_queue_frames: int = Field(default=512, ge=16)
+    """Frames queued for a slow reader before it is disconnected with 4004."""
+    socket_send_buffer: int | None = Field(default=None, ge=4096)
+    """The kernel send buffer of each connection (``SO_SNDBUF``); ``None``: the system's, autotuned
+    (up to 4 MiB on Linux). Smaller bounds kernel memory per slow reader and makes 4004 come sooner."""
+    max_connections: int = Field(default=20_000, ge=1)
+    """Connections beyond this are closed with 4007 right after the handshake."""
+    max_tables: int = Field(default=5_000, ge=1)
+    """Tables per server; ``create_table`` beyond it gets ``unavailable``."""
+    lobby_push_seconds: float = Field(default=0.25, ge=0)
+    """Lobby updates are coalesced over this long: each changed table is pushed once, in its latest state."""
+    chat_max_chars: int = Field(default=280, ge=1, le=MAX_CHAT_CHARS)
+    chat_per_minute: int = Field(default=20, ge=1)
+    """Chat lines a session may send per minute (beyond: ``rate_limited``)."""
+
+    turn_seconds: int = Field(default=30, ge=5, le=3600)
+    """Turn time of a table whose ``create_table`` does not name one."""
+    allow_untimed_tables: bool = True
+    """Whether ``create_table`` may ask for no turn timer (``turn_seconds: null``)."""
+    timeouts_before_auto: int = Field(default=2, ge=1)
+    """Consecutive timeouts after which the server plays every turn of a connected player's seat."""
+    auto_turn_seconds: float = Field(default=2.0, ge=0)
+    """How long the server waits before playing for a connected player it plays for (after timeouts):
+    time for them to take the seat back by acting."""
+    grace_seconds: float = Field(default=60.0, ge=0)
+    """How long a dropped player keeps their seat before the bot plays for them."""
+    session_seconds: float = Field(default=1800.0, gt=0)
+    """How long after the grace period a dropped player's token stays valid; then the seat is given up."""
+    handshake_seconds: float = Field(default=10.0, gt=0)
+    """Time a new connection has to send ``identify`` (else closed with 4006)."""
+    heartbeat_seconds: int = Field(default=20, ge=1)
+    """Websocket ping interval; a client that has not answered the previous ping is closed with 4006."""
+    close_seconds: float = Field(default=2.0, gt=0)
+    """How long a closing handshake may take before the connection is dropped."""
+    resume_buffer_frames: int = Field(default=32, ge=16)
+    """Frames kept per seated session for resume; a client further behind gets a fresh snapshot.
+
+    Every frame kept costs memory for every seated connection, so this stays small: a short
+    drop at human pace misses a handful of frames, and a longer one gets a snapshot."""
+    bot_delay_seconds: float = Field(default=0.5, ge=0)
+    """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait."""
+    shutdown_seconds: float = Field(default=4.0, gt=0)
+    """How long SIGTERM waits for clients to close before dropping them."""
+    seed: int | None = None
+    """Seed every table's deals and bots (per table and game) for reproducible runs; ``None``: random."""
+    gc_freeze_seconds: float = Field(default=30.0, ge=0)
+    """How often objects that have lived this long are frozen out of the garbage collector's full
+    collections (which otherwise stall the loop for 100s of ms with thousands of connections); 0: never."""
+    records_in_memory: int = Field(default=2_000, ge=1)
+    """Finished games' records kept by the in-memory store (oldest dropped first)."""
+
+    @model_validator(mode="after")
+    def _resume_fits_queue(self) -> Self:
+        # A resume replays the whole buffer at once: it must fit the send queue.
+        if self.resume_buffer_frames > self.send_queue_frames:
+            raise ValueError("resume_buffer_frames must not exceed send_queue_frames")
+        return self

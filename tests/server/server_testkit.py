@@ -1,0 +1,170 @@
+"""A real protocol client for the server tests, and a server on an ephemeral loopback port.
+
+Every frame a :class:`Player` receives is decoded strictly (``decode_server_message``) and its
+``seq`` checked against the previous one, so every test also checks the envelope rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
+
+from protocol import COMMAND_ADAPTER, ServerMessage, decode_server_message, encode
+from server.app import BoneyardServer
+from server.settings import Settings
+
+TIMEOUT = 10.0
+
+
+@asynccontextmanager
+async def running_server(**overrides: Any) -> AsyncIterator[BoneyardServer]:
+    """A server on 127.0.0.1, port 0; bots act at once, and clients that play at machine speed are
+    not rate-limited, unless the overrides say otherwise."""
+    options: dict[str, Any] = {
+        "port": 0,
+        "bot_delay_seconds": 0.0,
+        "commands_per_second": 10_000,
+        "command_burst": 10_000,
+        **overrides,
+    }
+    async with BoneyardServer(Settings(**options)) as server:
+        yield server
+
+
+class Player:
+    """One websocket connection speaking protocol v1."""
+
+    def __init__(self, ws: ClientConnection, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.seq = 0
+        self.log: list[ServerMessage] = []
+        """Every message received, in order."""
+        self.frames: list[bytes] = []
+        self._backlog: deque[ServerMessage] = deque()
+        self._ids = 0
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.table_id: str | None = None
+
+    @classmethod
+    async def connect(
+        cls, url: str, name: str = "player", *, identify: bool = True, **connect: Any
+    ) -> Player:
+        # No client-side flow control by default: a test that stops reading must not stall the
+        # server's closing handshake at the end of the test.
+        connect.setdefault("max_queue", None)
+        ws = await websockets.connect(url, subprotocols=["boneyard.v1"], **connect)  # type: ignore[list-item]
+        player = cls(ws, name)
+        hello = await player.next()
+        assert hello.type == "hello" and hello.seq == 1
+        if identify:
+            welcome = await player.request(type="identify", name=name)
+            assert welcome.type == "welcome", welcome
+        return player
+
+    # -- sending ------------------------------------------------------------------------------------
+
+    async def send(self, **command: Any) -> int:
+        """Send a command (validated first, so the tests only send what they mean to); returns its id."""
+        self._ids += 1
+        await self.ws.send(encode(COMMAND_ADAPTER.validate_python({**command, "id": self._ids})))
+        return self._ids
+
+    async def request(self, **command: Any) -> ServerMessage:
+        """Send a command and return its reply (other messages stay queued for :meth:`next`)."""
+        sent = await self.send(**command)
+        return await self.reply_to(sent)
+
+    async def reply_to(self, command_id: int) -> ServerMessage:
+        skipped: list[ServerMessage] = []
+        try:
+            while True:
+                message = await self.next()
+                if getattr(message, "reply_to", None) == command_id:
+                    return message
+                skipped.append(message)
+        finally:
+            self._backlog.extendleft(reversed(skipped))
+
+    # -- receiving ----------------------------------------------------------------------------------
+
+    async def _read(self, timeout: float) -> ServerMessage:
+        async with asyncio.timeout(timeout):
+            frame = await self.ws.recv()
+        assert isinstance(frame, bytes), "the server sends binary frames only"
+        message = decode_server_message(frame)
+        assert message.seq == self.seq + 1, f"{self.name}: seq {message.seq} after {self.seq}"
+        self.seq = message.seq
+        self.frames.append(frame)
+        self.log.append(message)
+        if message.type == "seated":
+            self.token, self.seat, self.table_id = message.token, message.seat, message.table_id
+        return message
+
+    async def next(self, timeout: float = TIMEOUT) -> ServerMessage:
+        if self._backlog:
+            return self._backlog.popleft()
+        return await self._read(timeout)
+
+    async def until(self, match: Callable[[ServerMessage], bool], timeout: float = TIMEOUT) -> ServerMessage:
+        """Read until a message matches (the ones before it are consumed)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.next()
+                if match(message):
+                    return message
+
+    async def closed_with(self, timeout: float = TIMEOUT) -> int | None:
+        """Read until the server closes the connection; the close code."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    await self.next()
+        except ConnectionClosed:
+            pass
+        return self.ws.close_code
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+    # -- playing ------------------------------------------------------------------------------------
+
+    async def play(self, table_id: str, rng: random.Random | None = None) -> Any:
+        """Act (a random legal action) whenever it is this connection's turn, until ``game_over``."""
+        rng = rng or random.Random(self.name)
+        while True:
+            message = await self.next()
+            assert message.type != "error", message
+            if message.type == "turn" and message.table_id == table_id and message.legal_actions:
+                action = choose(message.legal_actions, rng)
+                await self.send(type="act", table_id=table_id, action=action.model_dump())
+            elif (
+                message.type == "event" and message.table_id == table_id and message.event.type == "game_over"
+            ):
+                return message.event
+
+
+def choose(legal: tuple[Any, ...], rng: random.Random) -> Any:
+    """A random legal action, except in a Moon auction: open with 4, then pass.
+
+    Random bidding (21 included) makes Moon games of hundreds of hands; this keeps them short.
+    """
+    bids = [a for a in legal if a.type == "bid"]
+    if bids:
+        opening = [a for a in bids if a.bid == 4]
+        passes = [a for a in legal if a.type == "pass"]
+        return (opening or passes or bids)[0]
+    return rng.choice(legal)
+
+
+def is_event(kind: str) -> Callable[[ServerMessage], bool]:
+    return lambda m: m.type == "event" and m.event.type == kind

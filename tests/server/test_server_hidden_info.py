@@ -1,0 +1,49 @@
+"""The hidden-information oracle over many complete games: no tile reaches anyone who could not see it.
+
+Every frame every connection (each seat, and a spectator) received during the games is decoded and
+every tile in it checked against the true deal, widow and boneyard from the game's record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from server_oracle import check_connection
+from server_testkit import running_server
+from test_server_games import GAMES, play_game
+
+
+async def test_no_connection_ever_receives_a_tile_it_could_not_see() -> None:
+    games = [(game, options, seed) for seed in range(6) for game, options in GAMES]
+    async with running_server(seed=7) as server:
+        results = await asyncio.gather(
+            *(
+                play_game(server.url, game, options, seed=100 + i)
+                for i, (game, options, seed) in enumerate(games)
+            )
+        )
+    checked = frames = 0
+    for result in results:
+        for log, seat in result["connections"]:
+            checked += check_connection(log, seat, result["record"], result["table_id"])
+            frames += len(log)
+    assert len(results) == 36 and checked > 15_000, (checked, frames)
+
+
+async def test_the_oracle_catches_a_leak() -> None:
+    """The oracle itself: a tile slipped into a spectator's stream is caught."""
+    async with running_server(seed=8) as server:
+        result = await play_game(server.url, "moon", {"target": 7}, seed=8)
+    log, seat = result["connections"][-1]
+    assert seat is None
+    check_connection(log, None, result["record"], result["table_id"])
+    index, widow = next(
+        (i, m) for i, m in enumerate(log) if m.type == "event" and m.event.type == "widow_taken"
+    )
+    truth = result["record"]["hands"][0]["widow"]
+    leaked = widow.model_copy(update={"event": widow.event.model_copy(update={"tile": tuple(truth)})})
+    with pytest.raises(AssertionError, match="widow_taken"):
+        check_connection(
+            [*log[:index], leaked, *log[index + 1 :]], None, result["record"], result["table_id"]
+        )
