@@ -1,0 +1,33 @@
+"""The client core: a small Python SDK for Boneyard servers, with no UI code.
+
+- :class:`Client` (``session.py``): connection, commands with ids matched to replies,
+  automatic reconnect with resume;
+- :class:`Mirror` / :class:`TableMirror` (``mirror.py``): the table state, built only from
+  the messages the server sends;
+- ``transport.py``: the swappable frame pipe (websockets by default);
+- ``rules.py`` and ``layout.py``: the little rule knowledge needed to show a game.
+
+See docs/CLIENT.md for a guide and ``clients/cli/examples/random_bot.py`` for a bot.
+"""
+
+from clients.cli.core.commands import CommandError, ConnectionLost, NotConnected
+from clients.cli.core.mirror import Mirror, MirrorError, TableMirror
+from clients.cli.core.pacing import Backoff
+from clients.cli.core.session import Client, Notice
+from clients.cli.core.transport import Connector, Transport, TransportClosed, websocket_connector
+
+__all__ = [
+    "Backoff",
+    "Client",
+    "CommandError",
+    "ConnectionLost",
+    "Connector",
+    "Mirror",
+    "MirrorError",
+    "NotConnected",
+    "Notice",
+    "TableMirror",
+    "Transport",
+    "TransportClosed",
+    "websocket_connector",
+]

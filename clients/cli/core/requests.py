@@ -1,0 +1,109 @@
+"""The commands of protocol v1 as typed methods; :class:`clients.cli.core.Client` inherits them.
+
+Each returns the command's reply (PROTOCOL.md section 3) or raises
+:class:`~clients.cli.core.commands.CommandError` with the server's error code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from clients.cli.core.mirror import Mirror
+from protocol import (
+    Act,
+    ChatCommand,
+    GetRecord,
+    Join,
+    Leave,
+    ListTables,
+    Ok,
+    Ping,
+    Pong,
+    RecordMessage,
+    Rematch,
+    Seated,
+    Snapshot,
+    Spectate,
+    TableCreated,
+    TableList,
+    TakeSeat,
+)
+
+
+class Commands:
+    """Typed wrappers over :meth:`request`."""
+
+    mirror: Mirror
+    _watching: set[str]
+    """Tables we spectate: a spectator has no seat to resume, so these are watched again."""
+
+    async def request(self, command: BaseModel | dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    async def ping(self) -> Pong:
+        reply: Pong = await self.request(Ping(type="ping"))
+        return reply
+
+    async def list_tables(self) -> TableList:
+        reply: TableList = await self.request(ListTables(type="list_tables"))
+        return reply
+
+    async def create_table(
+        self,
+        game: str,
+        *,
+        options: dict[str, Any] | None = None,
+        bots: Sequence[int] = (),
+        turn_seconds: int | None = 30,
+        seat: int | None = 0,
+    ) -> TableCreated:
+        """Create a table (and sit at ``seat`` unless it is ``None``); the reply is ``table_created``."""
+        reply: TableCreated = await self.request(
+            {
+                "type": "create_table",
+                "game": game,
+                "bots": list(bots),
+                "turn_seconds": turn_seconds,
+                "seat": seat,
+                "options": options or {},
+            }
+        )
+        return reply
+
+    async def join(self, table_id: str, seat: int) -> Seated:
+        reply: Seated = await self.request(Join(type="join", table_id=table_id, seat=seat))
+        return reply
+
+    async def take_seat(self, table_id: str, seat: int) -> Seated:
+        reply: Seated = await self.request(TakeSeat(type="take_seat", table_id=table_id, seat=seat))
+        return reply
+
+    async def spectate(self, table_id: str) -> Snapshot:
+        reply: Snapshot = await self.request(Spectate(type="spectate", table_id=table_id))
+        self._watching.add(table_id)
+        return reply
+
+    async def leave(self, table_id: str) -> None:
+        await self.request(Leave(type="leave", table_id=table_id))
+        self._watching.discard(table_id)
+        self.mirror.forget(table_id)
+
+    async def rematch(self, table_id: str) -> None:
+        await self.request(Rematch(type="rematch", table_id=table_id))
+
+    async def act(self, table_id: str, action: BaseModel | dict[str, Any]) -> Ok:
+        """Take an action; returns once the server has applied it (its events are mirrored by then)."""
+        data = action.model_dump() if isinstance(action, BaseModel) else action
+        act = Act.model_validate({"type": "act", "table_id": table_id, "action": data})
+        reply: Ok = await self.request(act)
+        return reply
+
+    async def chat(self, table_id: str, text: str) -> None:
+        await self.request(ChatCommand(type="chat", table_id=table_id, text=text))
+
+    async def get_record(self, record_id: str) -> RecordMessage:
+        reply: RecordMessage = await self.request(GetRecord(type="get_record", record_id=record_id))
+        return reply

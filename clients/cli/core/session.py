@@ -1,0 +1,394 @@
+"""The client session: handshake, reading, commands, and reconnecting with resume.
+
+:class:`Client` is the whole client core (and the Python SDK, see docs/CLIENT.md):
+
+>>> async def main() -> None:  # doctest: +SKIP
+...     async with Client("ws://localhost:8765/", "ana") as client:
+...         created = await client.create_table("moon", bots=[1, 2])
+...         async for item in client.listen():
+...             ...  # every server message, after the mirror has applied it
+
+What it does for you, following PROTOCOL.md:
+
+- section 2: waits for ``hello``, sends ``identify``, waits for ``welcome``;
+- section 3: gives every command an ``id`` and returns its reply (or raises
+  :class:`CommandError` with the error's ``code``);
+- section 4: checks that ``seq`` grows by one; a gap means the picture may be wrong,
+  so it reconnects and resumes;
+- section 7 and 9: when the connection drops with a code that allows it, reconnects
+  with backoff (1 s doubling to 30 s, with jitter) and resumes with the ``seated``
+  token and the last ``seq`` it processed, handling both a replay and fresh snapshots;
+- keeps :attr:`Client.mirror` up to date with every message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import weakref
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgpack
+from pydantic import BaseModel
+
+from clients.cli.core.commands import CommandError, ConnectionLost, NotConnected, PendingCommands
+from clients.cli.core.mirror import Mirror, MirrorError
+from clients.cli.core.pacing import Backoff, Pacer
+from clients.cli.core.requests import Commands
+from clients.cli.core.transport import (
+    ABNORMAL_CLOSURE,
+    Connector,
+    Transport,
+    TransportClosed,
+    websocket_connector,
+)
+from protocol import (
+    CLOSE_CODES,
+    Error,
+    Hello,
+    Identify,
+    ProtocolError,
+    Resume,
+    Seated,
+    Welcome,
+    decode_server_message,
+    encode,
+)
+from protocol.messages import COMMAND_ADAPTER
+
+NoticeKind = Literal["disconnected", "reconnecting", "resumed", "resume_rejected", "closed", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something about the connection itself, delivered by :meth:`Client.listen` among the messages."""
+
+    kind: NoticeKind
+    text: str
+    code: int | None = None
+    """The close code, for ``disconnected`` and ``closed``."""
+
+
+class Subscription:
+    """An async iterator over what a :class:`Client` receives (see :meth:`Client.listen`)."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+
+    def put(self, item: Any) -> None:
+        self._queue.put_nowait(item)
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> Any:
+        item = await self._queue.get()
+        if item is None:
+            self._queue.put_nowait(None)  # stay ended for any later call
+            raise StopAsyncIteration
+        return item
+
+
+class _Resync(Exception):
+    """The stream cannot be trusted (a ``seq`` gap): drop the connection and resume."""
+
+
+class Client(Commands):
+    """A session with a Boneyard server. Use ``async with`` or :meth:`connect` / :meth:`close`."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        *,
+        connector: Connector = websocket_connector,
+        backoff: Backoff | None = None,
+        reconnect: bool = True,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.mirror = Mirror()
+        self.hello: Hello | None = None
+        self.welcome: Welcome | None = None
+        self.token: str | None = None
+        """The resume token from the last ``seated``."""
+        self.close_code: int | None = None
+        """Why the session ended for good (a close code), once it has."""
+        self.reconnect = reconnect
+        self._connector = connector
+        self._backoff = backoff or Backoff()
+        self._pending = PendingCommands()
+        self._transport: Transport | None = None
+        self._pacer = Pacer(20, 40)
+        self._generation = 0
+        self._last_seq = 0
+        self._replaying = 0
+        self._watching: set[str] = set()
+        self._listeners: weakref.WeakSet[Subscription] = weakref.WeakSet()
+        self._runner: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = asyncio.Event()
+        self._closed = asyncio.Event()
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Client:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> Welcome:
+        """Open the first connection; raises ``ConnectionError``/:class:`CommandError` if it fails."""
+        try:
+            transport = await self._open(resume=False)
+        except TransportClosed as closed:
+            raise ConnectionError(f"the server closed the connection: {_close_text(closed.code)}") from None
+        assert self.welcome is not None
+        self._runner = asyncio.create_task(self._run(transport), name="boneyard-client")
+        return self.welcome
+
+    async def close(self) -> None:
+        """Close the session for good (close code 1000); the server keeps a seat for a while."""
+        self._closing.set()
+        if self._transport is not None:
+            with contextlib.suppress(Exception):
+                await self._transport.close(1000, "bye")
+        if self._runner is not None:
+            await self._runner
+        else:
+            self._finish(1000, "closed")
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+
+    @property
+    def connected(self) -> bool:
+        """Identified on an open connection (commands can be sent)."""
+        return self._transport is not None
+
+    @property
+    def last_seq(self) -> int:
+        return self._last_seq
+
+    def listen(self) -> Subscription:
+        """Every server message (after the mirror applied it) and every :class:`Notice`, in order.
+
+        Each call starts a new subscription at once; it ends when the session is closed for good.
+        A subscription nobody holds any more is dropped, so an abandoned one costs nothing.
+        """
+        subscription = Subscription()
+        self._listeners.add(subscription)
+        if self._closed.is_set():
+            subscription.put(None)
+        return subscription
+
+    # --- commands --------------------------------------------------------------------------
+
+    async def request(self, command: BaseModel | dict[str, Any]) -> Any:
+        """Send a command with a fresh ``id`` and return its reply; :class:`CommandError` on ``error``."""
+        if isinstance(command, dict):
+            command = COMMAND_ADAPTER.validate_python(command)
+        kind = str(getattr(command, "type", ""))
+        transport = self._transport
+        if transport is None:
+            raise NotConnected(kind)
+        await self._pacer.acquire()
+        transport = self._transport
+        if transport is None:  # the connection dropped while we waited
+            raise NotConnected(kind)
+        cid, future = self._pending.add(kind, self._generation)
+        try:
+            await transport.send(encode(command.model_copy(update={"id": cid})))
+        except TransportClosed:
+            self._pending.discard(cid)
+            raise ConnectionLost(kind) from None
+        return await future
+
+    # --- connection ------------------------------------------------------------------------
+
+    async def _open(self, *, resume: bool) -> Transport:
+        """Connect, read ``hello``, identify (resuming if asked) and read ``welcome``."""
+        transport = await self._connector(self.url)
+        try:
+            hello = self._decode(await transport.recv())
+            if not isinstance(hello, Hello):
+                raise ConnectionError(f"expected hello, got {getattr(hello, 'type', hello)!r}")
+            cid = self._pending.next_id()
+            token = self.token if resume else None
+            identify = Identify(
+                type="identify",
+                id=cid,
+                name=self.name,
+                resume=Resume(token=token, last_seq=self._last_seq) if token else None,
+            )
+            await transport.send(encode(identify))
+            welcome = self._decode(await transport.recv())
+            if isinstance(welcome, Error):
+                raise CommandError(welcome.code, welcome.message, "identify")
+            if not isinstance(welcome, Welcome):
+                raise ConnectionError(f"expected welcome, got {getattr(welcome, 'type', welcome)!r}")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await transport.close(1000)
+            raise
+        # The new connection numbers its messages from 1 again; replayed ones included.
+        self._generation += 1
+        self._last_seq = 0
+        self._transport = transport
+        self._pacer = Pacer(hello.limits.commands_per_second, hello.limits.command_burst)
+        self._dispatch(hello)
+        self._dispatch(welcome)
+        if welcome.resumed:
+            self._replaying = welcome.replayed
+            if not welcome.replayed:
+                self._pending.fail_before(self._generation)  # snapshots follow; lost replies stay lost
+                self._notify(Notice("resumed", "back; the server sends fresh snapshots"))
+        else:
+            if self.token is not None:
+                self._notify(Notice("resume_rejected", "the server no longer holds our seats"))
+                for mirror in self.mirror.tables.values():
+                    mirror.seat = None
+            self.token = None
+            self._pending.fail_before(self._generation)
+        return transport
+
+    def _decode(self, frame: bytes | str) -> Any:
+        if isinstance(frame, str):
+            raise ConnectionError("the server sent a text frame (PROTOCOL.md section 1: frames are binary)")
+        return decode_server_message(frame, lenient=True)
+
+    async def _run(self, transport: Transport) -> None:
+        code, reason = 1000, "closed"
+        try:
+            while True:
+                try:
+                    await self._read(transport)
+                except TransportClosed as closed:
+                    code, reason = closed.code, _close_text(closed.code, closed.reason)
+                except _Resync as why:
+                    code, reason = ABNORMAL_CLOSURE, str(why)
+                    with contextlib.suppress(Exception):
+                        await transport.close(1000, "resync")
+                self._transport = None
+                if self._closing.is_set():
+                    break
+                info = CLOSE_CODES.get(code)
+                # Unknown codes are treated like 1011 (section 9); a plain drop (1006) too.
+                reconnect, resume = (info.reconnect, info.resume) if info else (True, True)
+                if not (reconnect and self.reconnect):
+                    break
+                self._notify(Notice("disconnected", f"connection lost: {reason}", code))
+                next_transport = await self._reconnect(resume)
+                if next_transport is None:
+                    break
+                transport = next_transport
+        finally:
+            self._transport = None
+            self._finish(code, reason)
+
+    async def _reconnect(self, resume: bool) -> Transport | None:
+        for delay in self._backoff.delays():
+            self._notify(Notice("reconnecting", f"reconnecting in {delay:.1f} s"))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), delay)
+            if self._closing.is_set():
+                return None
+            try:
+                transport = await self._open(resume=resume)
+            except TransportClosed as closed:
+                if closed.code == 4002:  # resume_rejected: identify afresh at once (_open drops the seats)
+                    resume = False
+                    with contextlib.suppress(TransportClosed, OSError, CommandError, ProtocolError):
+                        transport = await self._open(resume=False)
+                        break
+                continue
+            except (OSError, CommandError, ProtocolError):
+                continue
+            break
+        else:  # pragma: no cover - the delays never run out
+            return None
+        self._tasks.add(task := asyncio.create_task(self._refresh()))
+        task.add_done_callback(self._tasks.discard)
+        return transport
+
+    async def _refresh(self) -> None:
+        """After a reconnect: the lobby may have changed unseen, and watching is not a seat to resume."""
+        with contextlib.suppress(CommandError):
+            await self.list_tables()
+            for table_id in list(self._watching):
+                await self.spectate(table_id)
+
+    async def _read(self, transport: Transport) -> None:
+        while True:
+            frame = await transport.recv()
+            if isinstance(frame, str):
+                self._notify(Notice("warning", "ignored a text frame from the server"))
+                continue
+            try:
+                message = decode_server_message(frame, lenient=True)
+            except ProtocolError as error:
+                # A newer server's message type: skip it, but it still used up a seq number.
+                seq = _peek_seq(frame)
+                if seq is not None:
+                    self._check_seq(seq)
+                    self._last_seq = seq
+                self._notify(Notice("warning", f"skipped a message: {error}"))
+                continue
+            self._dispatch(message)
+
+    def _check_seq(self, seq: int) -> None:
+        if seq != self._last_seq + 1:
+            raise _Resync(f"message seq {seq} after {self._last_seq}: resuming to resynchronise")
+
+    def _dispatch(self, message: Any) -> None:
+        self._check_seq(message.seq)
+        self._last_seq = message.seq
+        if isinstance(message, Welcome):
+            self.welcome = message
+        elif isinstance(message, Hello):
+            self.hello = message
+        elif isinstance(message, Seated):
+            self.token = message.token
+        try:
+            self.mirror.apply(message)
+        except MirrorError as error:
+            self._notify(Notice("warning", str(error)))
+        self._notify(message)
+        self._pending.settle(message)
+        if self._replaying and message.type not in ("hello", "welcome"):
+            self._replaying -= 1
+            if not self._replaying:
+                # Every missed reply has come back by now; whatever is still open is lost. Only now
+                # is the mirror current again, so only now do listeners hear that we are back.
+                self._pending.fail_before(self._generation)
+                self._notify(Notice("resumed", f"back; {message.seq - 2} missed messages replayed"))
+
+    def _notify(self, item: Any) -> None:
+        for subscription in list(self._listeners):
+            subscription.put(item)
+
+    def _finish(self, code: int, reason: str) -> None:
+        if self._closed.is_set():
+            return
+        self.close_code = code
+        self._pending.fail_all(NotConnected())
+        self._notify(Notice("closed", reason, code))
+        self._notify(None)  # the end of every subscription
+        self._closed.set()
+
+
+def _close_text(code: int, reason: str = "") -> str:
+    info = CLOSE_CODES.get(code)
+    words = info.meaning if info else ("the connection dropped" if code == ABNORMAL_CLOSURE else "")
+    name = f"{code} {info.name}" if info else str(code)
+    return f"{name}: {reason or words}".rstrip(": ")
+
+
+def _peek_seq(frame: bytes) -> int | None:
+    with contextlib.suppress(Exception):
+        seq = msgpack.unpackb(frame, raw=False).get("seq")
+        return seq if type(seq) is int else None
+    return None

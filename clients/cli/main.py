@@ -1,0 +1,176 @@
+"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import os
+import re
+import sys
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, NoReturn
+
+from clients.cli.core.commands import CommandError
+from clients.cli.core.session import Client
+from clients.cli.ui.app import TerminalUI
+
+_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _name(value: str) -> str:
+    if not _NAME.match(value):
+        raise argparse.ArgumentTypeError("a name is 1-32 characters with no control characters")
+    return value
+
+
+def _turn(value: str) -> int | None:
+    if value in ("none", "0"):
+        return None
+    if not value.isdigit() or not 5 <= int(value) <= 3600:
+        raise argparse.ArgumentTypeError("turn time is 5..3600 seconds, or none")
+    return int(value)
+
+
+def _default_name() -> str:
+    with contextlib.suppress(Exception):
+        name = getpass.getuser()[:32]
+        if _NAME.match(name):
+            return name
+    return "player"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="boneyard", description="Play dominoes on a Boneyard server from the terminal.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--name", type=_name, default=_default_name(), help="your display name")
+        p.add_argument("--auto", action="store_true", help="let the basic bot play your seat")
+        p.add_argument("--json", action="store_true", help="print every server message as a JSON line")
+        p.add_argument("--no-color", action="store_true", help="plain text, no colour (also NO_COLOR=1)")
+
+    connect = sub.add_parser("connect", help="the lobby of a server: create, join, watch tables")
+    connect.add_argument("url", help="the server, e.g. ws://localhost:8765/")
+    common(connect)
+
+    play = sub.add_parser("play", help="one command to a game against bots")
+    play.add_argument("game", choices=["moon", "straight"])
+    play.add_argument("--server", metavar="URL", help="play there (default: start a local server)")
+    play.add_argument("--players", type=int, choices=[2, 3, 4], help="straight: 2, 3 or 4 seats (default 4)")
+    play.add_argument("--partnerships", action="store_true", help="straight with 4 players: 0+2 against 1+3")
+    play.add_argument("--target", type=int, help="points to win (moon 21, straight 250)")
+    play.add_argument("--turn", type=_turn, default=60, metavar="SECONDS", help="turn time, or none")
+    common(play)
+
+    replay = sub.add_parser("replay", help="step through a finished game's record")
+    replay.add_argument("record", help="a boneyard-record/1 JSON file (one record, an array, or JSON Lines)")
+    replay.add_argument("--game", type=int, default=1, help="which record in the file (from 1)")
+    replay.add_argument("--all", action="store_true", help="print every step at once, no pausing")
+    replay.add_argument("--no-color", action="store_true", help="plain text, no colour")
+    return parser
+
+
+def _colour(args: argparse.Namespace) -> bool:
+    return not args.no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def play_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
+    """The table options ``play`` asks for, and the number of seats; ValueError if they do not fit."""
+    options: dict[str, Any] = {}
+    if args.target is not None:
+        options["target"] = args.target
+    if args.game == "moon":
+        if args.players not in (None, 3):
+            raise ValueError("moon is played by exactly 3 players")
+        if args.partnerships:
+            raise ValueError("moon has no partnerships")
+        return options, 3
+    players = args.players or 4
+    options["players"] = players
+    if args.partnerships and players != 4:
+        raise ValueError("partnerships need 4 players")
+    if players == 4:
+        options["partnerships"] = bool(args.partnerships)
+    return options, players
+
+
+@contextlib.asynccontextmanager
+async def local_server() -> AsyncIterator[str]:
+    """A server in this process on a free loopback port (the only place the client imports ``server``)."""
+    from server.app import BoneyardServer
+    from server.settings import Settings
+
+    # BONEYARD_* environment variables still apply to everything not set here.
+    settings: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "log_level": "warning"}
+    async with BoneyardServer(Settings(**settings)) as server:
+        yield f"ws://127.0.0.1:{server.port}/"
+
+
+async def _session(url: str, args: argparse.Namespace, startup: Any = None) -> int:
+    client = Client(url, args.name)
+    try:
+        await client.connect()
+    except (OSError, CommandError) as error:
+        print(f"boneyard: cannot connect to {url}: {error}", file=sys.stderr)
+        return 1
+    ui = TerminalUI(
+        client,
+        auto=args.auto,
+        json_mode=args.json,
+        colour=_colour(args),
+        exit_on_game_over=args.auto,
+    )
+    return await ui.run(startup)
+
+
+async def _show_lobby(ui: TerminalUI) -> None:
+    """``connect`` opens on the lobby: every table now; changes then print as they happen."""
+    await ui.execute("tables")
+
+
+async def _play(args: argparse.Namespace) -> int:
+    options, players = play_options(args)
+
+    async def startup(ui: TerminalUI) -> None:
+        bots = list(range(1, players))
+        created = await ui.client.create_table(
+            args.game, options=options, bots=bots, turn_seconds=args.turn, seat=0
+        )
+        ui.current = created.table.table_id
+
+    if args.server:
+        return await _session(args.server, args, startup)
+    async with local_server() as url:
+        return await _session(url, args, startup)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "replay":
+            from clients.cli.replay import run_replay
+
+            return run_replay(args.record, game=args.game, all_steps=args.all, colour=_colour(args))
+        if args.command == "play":
+            try:
+                play_options(args)
+            except ValueError as error:
+                print(f"boneyard: {error}", file=sys.stderr)
+                return 2
+            return asyncio.run(_play(args))
+        return asyncio.run(_session(args.url, args, _show_lobby))
+    except KeyboardInterrupt:  # Ctrl-C outside the prompt (e.g. while connecting)
+        return 130
+    except BrokenPipeError:  # `boneyard replay game.json --all | head`: the reader left, nothing to say
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

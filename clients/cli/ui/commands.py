@@ -1,0 +1,225 @@
+"""What the player types, turned into an action or a session command.
+
+At the table a move is chosen by its number in the list of legal moves, or by naming it:
+a tile as ``6-4``, ``64``, ``6|4`` or ``[6|4]`` (either order), with the end in Straight
+(``64 left``, ``64 l``) when it fits more than one; ``pass``, ``draw``, ``bid 5``,
+``trump 6`` / ``trump doubles`` / ``trump none``, ``discard 31``.
+
+>>> from protocol import PlayAction
+>>> legal = [PlayAction(type="play", tile=(6, 4), end=end) for end in ("left", "right")]
+>>> parse_move("2", legal)
+PlayAction(type='play', tile=(6, 4), end='right')
+>>> parse_move("46 l", legal)
+PlayAction(type='play', tile=(6, 4), end='left')
+>>> parse_move("64", legal)
+Traceback (most recent call last):
+clients.cli.ui.commands.InputError: [6|4] fits left or right: say which, e.g. `64 left`
+>>> parse_tile("[5|3]")
+(5, 3)
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from clients.cli.core.rules import Tile
+
+ENDS = {"left": "left", "l": "left", "right": "right", "r": "right", "up": "up", "u": "up", "down": "down"}
+TRUMPS: dict[str, int | str] = {
+    **{str(n): n for n in range(7)},
+    "doubles": "doubles",
+    "double": "doubles",
+    "d": "doubles",
+    "none": "none",
+    "no": "none",
+    "n": "none",
+    "notrump": "none",
+}
+_TILE = re.compile(r"^\[?\s*([0-6])\s*[-|:,/]?\s*([0-6])\s*\]?$")
+
+
+class InputError(ValueError):
+    """The input is not a command or a legal move; the message says what would be."""
+
+
+def parse_tile(text: str) -> Tile | None:
+    match = _TILE.match(text.strip())
+    if match is None:
+        return None
+    a, b = int(match[1]), int(match[2])
+    return (max(a, b), min(a, b))
+
+
+def _tile_word(tile: Tile) -> str:
+    return f"[{tile[0]}|{tile[1]}]"
+
+
+def _pick(legal: Sequence[Any], kind: str, **fields: Any) -> Any:
+    for action in legal:
+        if action.type == kind and all(getattr(action, k, None) == v for k, v in fields.items()):
+            return action
+    return None
+
+
+MOVE_WORDS = ("pass", "p", "draw", "d", "bid", "b", "trump", "t", "discard")
+
+
+def parse_move(text: str, legal: Sequence[Any], not_yours: str = "it is not your turn") -> Any:
+    """The legal action ``text`` names; :class:`InputError` saying why not otherwise.
+
+    ``not_yours`` is the message when ``legal`` is empty (someone else is to move).
+    """
+    words = text.lower().split()
+    if not words:
+        raise InputError("type a move")
+    head, rest = words[0], words[1:]
+    if head not in MOVE_WORDS and not head.isdigit() and parse_tile(head) is None:
+        raise InputError(f"unknown command {head!r}: type `help`")
+    if not legal:
+        raise InputError(not_yours)
+    if head.isdigit() and not rest:
+        # "12" could be move 12 or the tile [2|1]: a tile that is a legal move wins.
+        as_tile = parse_tile(head) if len(head) == 2 else None
+        if not any(tuple(getattr(a, "tile", ())) == as_tile for a in legal):
+            n = int(head)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            if as_tile is None:
+                raise InputError(f"there are moves 1 to {len(legal)}")
+    if head in ("pass", "p") and not rest:
+        return _pick(legal, "pass") or _fail("you cannot pass now")
+    if head in ("draw", "d") and not rest:
+        return _pick(legal, "draw") or _fail(
+            "you cannot draw now (you hold a playable tile, or the boneyard is empty)"
+        )
+    if head in ("bid", "b") and len(rest) == 1 and rest[0].isdigit():
+        return _pick(legal, "bid", bid=int(rest[0])) or _fail(
+            "bids are 4, 5, 6, 7 or 21, above the high bid, once per hand"
+        )
+    if head in ("trump", "t") and len(rest) == 1 and rest[0] in TRUMPS:
+        return _pick(legal, "trump", trump=TRUMPS[rest[0]]) or _fail("you are not naming trump now")
+    if head == "discard" and len(rest) == 1:
+        tile = parse_tile(rest[0]) or _fail(f"{rest[0]!r} is not a tile (write it like 6-4)")
+        return _pick(legal, "discard", tile=tile) or _fail(f"you cannot discard {_tile_word(tile)} now")
+    tile = parse_tile(head)
+    if tile is None:
+        raise InputError(f"unknown command {head!r}: type `help`")
+    if len(rest) > 1 or (rest and rest[0] not in ENDS):
+        raise InputError("after a tile, name an end: left, right, up or down")
+    end = ENDS[rest[0]] if rest else None
+    candidates = [a for a in legal if a.type in ("play", "discard") and tuple(a.tile) == tile]
+    if end is not None:
+        candidates = [a for a in candidates if getattr(a, "end", None) == end]
+    if not candidates:
+        where = f" on the {end}" if end else ""
+        raise InputError(f"{_tile_word(tile)}{where} is not a legal move now")
+    if len(candidates) > 1:
+        ends = " or ".join(str(a.end) for a in candidates)
+        raise InputError(
+            f"{_tile_word(tile)} fits {ends}: say which, e.g. `{tile[0]}{tile[1]} {candidates[0].end}`"
+        )
+    return candidates[0]
+
+
+def _fail(message: str) -> Any:
+    raise InputError(message)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A session command: ``name`` and its words."""
+
+    name: str
+    args: list[str] = field(default_factory=list)
+
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "help": ("help", "this list"),
+    "tables": ("tables", "list the tables (the lobby updates by itself)"),
+    "create": (
+        "create moon|straight [players=N] [partnerships=on|off] [target=N] [all_pass=redeal|force_last]\n"
+        "         [bots=1,2] [turn=SECONDS|none] [seat=N|none]",
+        "create a table (seat 0 by default)",
+    ),
+    "join": ("join TABLE SEAT", "sit in an empty seat"),
+    "take": ("take TABLE SEAT", "take over a bot's seat"),
+    "watch": ("watch TABLE", "spectate a table"),
+    "leave": ("leave [TABLE]", "leave the current (or named) table"),
+    "say": ("say TEXT", "chat at the current table"),
+    "rematch": ("rematch", "ask for a new game once this one is over"),
+    "board": ("board", "show the table again"),
+    "record": ("record [RECORD_ID]", "fetch a finished game's record and save it as JSON"),
+    "auto": ("auto on|off", "let the basic bot play your seat"),
+    "ping": ("ping", "measure the round trip to the server"),
+    "quit": ("quit", "leave and exit (also Ctrl-C or Ctrl-D)"),
+}
+ALIASES = {"list": "tables", "ls": "tables", "spectate": "watch", "chat": "say", "exit": "quit", "q": "quit",
+           "show": "board", "?": "help", "h": "help", "take_seat": "take"}  # fmt: skip
+
+MOVE_HELP = """\
+At the table:
+  N                 play legal move number N (the list shows after `Your move:`)
+  6-4, 64, [6|4]    play that tile (Moon), or discard it when discarding
+  64 left / 64 l    Straight: play [6|4] on that end (left, right, up, down)
+  pass, draw        pass (Moon auction, or Straight with nothing to play), draw from the boneyard
+  bid 5             Moon: bid 4, 5, 6, 7 or 21
+  trump 6           Moon: name trump 0-6, `trump doubles` or `trump none`"""
+
+
+def help_text() -> str:
+    lines = [MOVE_HELP, "Commands:"]
+    lines += [f"  {usage:<16}  {what}" if len(usage) <= 16 else f"  {usage}\n  {'':<16}  {what}"
+              for usage, what in COMMANDS.values()]  # fmt: skip
+    return "\n".join(lines)
+
+
+def parse_command(text: str) -> Command | None:
+    """A session command, or None when ``text`` is not one (then it may be a move)."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    if not words:
+        return None
+    name = ALIASES.get(words[0].lower(), words[0].lower())
+    if name not in COMMANDS:
+        return None
+    if name == "say":  # keep the chat text exactly as typed
+        return Command(name, [text.split(None, 1)[1]] if len(text.split(None, 1)) > 1 else [])
+    return Command(name, words[1:])
+
+
+def parse_create(args: Sequence[str]) -> dict[str, Any]:
+    """``create`` words as ``Client.create_table`` keyword arguments."""
+    if not args or args[0] not in ("moon", "straight"):
+        raise InputError("create moon ... or create straight ...")
+    game = args[0]
+    out: dict[str, Any] = {"game": game, "options": {}, "bots": [], "seat": 0, "turn_seconds": 30}
+    for word in args[1:]:
+        key, sep, value = word.partition("=")
+        if not sep:
+            raise InputError(f"{word!r}: write options as key=value")
+        if key == "bots":
+            out["bots"] = [int(s) for s in value.split(",") if s.strip().isdigit()]
+        elif key in ("turn", "seat"):
+            slot = "turn_seconds" if key == "turn" else "seat"
+            out[slot] = None if value == "none" else _int(key, value)
+        elif key in ("players", "target"):
+            out["options"][key] = _int(key, value)
+        elif key == "partnerships":
+            out["options"][key] = value in ("on", "true", "yes", "1")
+        elif key == "all_pass":
+            out["options"][key] = value
+        else:
+            raise InputError(f"unknown option {key!r}")
+    return out
+
+
+def _int(key: str, value: str) -> int:
+    if not value.isdigit():
+        raise InputError(f"{key} must be a number")
+    return int(value)

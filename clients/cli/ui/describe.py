@@ -1,0 +1,158 @@
+"""One line of words per server message (and per connection notice), for the scrolling log.
+
+>>> from clients.cli.core.mirror import TableMirror
+>>> from protocol.game import BidMade
+>>> plain(event_line(TableMirror("t1"), BidMade(type="bid_made", seat=1, bid=5)))
+'seat 1 bids 5'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clients.cli.core.commands import CommandError
+from clients.cli.core.mirror import Mirror, TableMirror
+from clients.cli.core.rules import trump_word
+from clients.cli.core.session import Notice
+from clients.cli.ui.render import Fragments, plain, seat_label, table_line, team_label, tile_text, tiles
+from protocol import (
+    ChatMessage,
+    Error,
+    MoonEventMessage,
+    SeatStatus,
+    StraightEventMessage,
+    TableCreated,
+    TableRemoved,
+    TableUpdated,
+    Welcome,
+)
+from protocol.game import (
+    BidMade,
+    Blocked,
+    Discarded,
+    Domino,
+    GameOver,
+    HandDealt,
+    HandStarted,
+    HandThrownIn,
+    MoonHandScored,
+    MoonTilePlayed,
+    Passed,
+    StraightHandScored,
+    StraightTilePlayed,
+    TileDrawn,
+    TrickWon,
+    TrumpNamed,
+    WidowTaken,
+)
+
+__all__ = ["error_line", "event_line", "message_line", "plain", "winner_text"]
+
+
+def _teams(mirror: TableMirror) -> bool:
+    view = mirror.view
+    return bool(getattr(view, "partnerships", False))
+
+
+def _side(mirror: TableMirror, index: int) -> str:
+    return team_label(mirror, index) if _teams(mirror) else seat_label(mirror, index)
+
+
+def _score_list(mirror: TableMirror, values: Any) -> str:
+    return ", ".join(f"{_side(mirror, i)} {v}" for i, v in enumerate(values))
+
+
+def winner_text(mirror: TableMirror, event: GameOver) -> str:
+    you = mirror.seat is not None and (
+        event.winner == mirror.seat or (_teams(mirror) and mirror.seat % 2 == event.winner)
+    )
+    return f"{_side(mirror, event.winner)} wins{' — well played!' if you else ''}"
+
+
+def event_line(mirror: TableMirror, event: Any) -> Fragments | None:
+    """Words for a game event, or None for events that say nothing new to a person."""
+    who = (lambda seat: seat_label(mirror, seat)) if mirror else str
+    match event:
+        case HandStarted(hand=hand, first=first):
+            role = "bids first" if mirror.view is None or mirror.view.game == "moon" else "leads"
+            return [("class:title", f"── Hand {hand + 1}: {who(first)} {role} ──")]
+        case HandDealt(seat=seat, tiles=dealt) if dealt is not None and seat == mirror.seat:
+            return [("", "You are dealt "), *tiles(dealt)]
+        case HandDealt():
+            return None
+        case BidMade(seat=seat, bid=bid):
+            return [("", f"{who(seat)} bids {bid}")]
+        case Passed(seat=seat):
+            return [("class:dim", f"{who(seat)} passes")]
+        case HandThrownIn():
+            return [("class:notice", "Everyone passed: the hand is thrown in and redealt")]
+        case WidowTaken(seat=seat, tile=t):
+            return [("", f"{who(seat)} takes the widow{' ' + tile_text(t) if t else ''}")]
+        case Discarded(seat=seat, tile=t):
+            return [("", f"{who(seat)} discards {tile_text(t) if t else 'a tile face down'}")]
+        case TrumpNamed(seat=seat, trump=trump):
+            return [("class:trump", f"{who(seat)} names trump: {trump_word(trump)}")]
+        case MoonTilePlayed(seat=seat, tile=t):
+            return [("", f"{who(seat)} plays {tile_text(t)}")]
+        case TrickWon(seat=seat, tiles=played, tricks=taken):
+            return [("class:good" if seat == mirror.seat else "", f"{who(seat)} takes the trick "),
+                    *tiles(played), ("class:dim", f"   tricks: {_score_list(mirror, taken)}")]  # fmt: skip
+        case MoonHandScored(bidder=bidder, bid=bid, tricks=taken, points=points, scores=totals):
+            made = points[bidder] > 0
+            verdict = ("class:good", "made it") if made else ("class:bad", "went set")
+            summary = f"   points: {_score_list(mirror, points)}   scores: {_score_list(mirror, totals)}"
+            head = f"Hand scored: {who(bidder)} bid {bid}, took {taken[bidder]}: "
+            return [("class:title", head), verdict, ("", summary)]
+        case StraightTilePlayed(seat=seat, tile=t, end=end, count=count, points=points):
+            where = f" on the {end} end" if end else " to open"
+            scored = [("class:good", f"   scores {points}!")] if points else []
+            return [("", f"{who(seat)} plays {tile_text(t)}{where}"), ("class:dim", f"   count {count}"),
+                    *scored]  # fmt: skip
+        case TileDrawn(seat=seat, tile=t, boneyard=left):
+            return [("class:dim", f"{who(seat)} draws {tile_text(t)} ({left} left in the boneyard)")]
+        case Domino(seat=seat):
+            return [("class:title", f"{who(seat)} dominoes!")]
+        case Blocked():
+            return [("class:notice", "The hand is blocked: nobody can play")]
+        case StraightHandScored(winners=winners, points=points, pips=left, scores=totals):
+            names = " and ".join(_side(mirror, w) for w in winners) or "nobody"
+            award = max(points) if points else 0
+            pips = ", ".join(f"{mirror.seat_name(s)} {p}" for s, p in enumerate(left))
+            return [("class:title", f"Hand scored: {names} +{award}"), ("class:dim", f"   pips left: {pips}"),
+                    ("", f"   scores: {_score_list(mirror, totals)}")]  # fmt: skip
+        case GameOver(scores=totals):
+            return [("class:title", f"Game over: {winner_text(mirror, event)}.   Final scores: "),
+                    ("class:score", _score_list(mirror, totals))]  # fmt: skip
+    return None
+
+
+def message_line(mirror: Mirror, message: Any) -> Fragments | None:
+    """Words for any server message or notice; None for the ones shown another way (snapshot, turn)."""
+    match message:
+        case Notice(kind=kind, text=text):
+            style = "class:error" if kind in ("closed", "disconnected", "resume_rejected") else "class:notice"
+            return [(style, f"[{kind}] {text}")]
+        case Welcome(name=name, resumed=resumed):
+            return [("class:notice", f"{'Resumed' if resumed else 'Connected'} as {name}")]
+        case Error(code=code, message=text):
+            return error_line(CommandError(code, text))
+        case MoonEventMessage() | StraightEventMessage():
+            return event_line(mirror.table(message.table_id), message.event)
+        case TableCreated(table=table):
+            return [("class:dim", "new table: "), *table_line(table)]
+        case TableUpdated(table=table):
+            return [("class:dim", "table: "), *table_line(table)]
+        case TableRemoved(table_id=table_id):
+            return [("class:dim", f"table {table_id} is gone")]
+        case SeatStatus(table_id=table_id, seat=seat, connected=connected, auto=auto):
+            mirror_ = mirror.table(table_id)
+            state = "is connected" if connected else "is away"
+            played = ", the server plays for them" if auto else ""
+            return [("class:notice", f"{seat_label(mirror_, seat)} {state}{played}")]
+        case ChatMessage(name=name, text=text):
+            return [("class:chat", f"<{name}> {text}")]
+    return None
+
+
+def error_line(error: CommandError) -> Fragments:
+    return [("class:error", "Error: "), ("", error.explain())]

@@ -1,0 +1,292 @@
+"""Drawing the game as text: tiles like ``[6|4]``, the Moon and Straight boards, event lines.
+
+Everything returns prompt_toolkit *fragments* (``(style, text)`` pairs). With colour the
+styles in :data:`STYLE` apply; without, the same fragments print as plain text, and
+nothing depends on colour alone: legal moves are numbered, the player to move is marked
+with ``>``, and your own seat with ``(you)``.
+
+>>> plain(tile((6, 4)))
+'[6|4]'
+>>> plain(tiles([(6, 6), (2, 1)]))
+'[6|6] [2|1]'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from prompt_toolkit.styles import Style
+
+from clients.cli.core.layout import spinner_covered
+from clients.cli.core.mirror import TableMirror
+from clients.cli.core.rules import Tile, is_trump, trump_word
+from protocol import MoonView, StraightView
+
+Fragments = list[tuple[str, str]]
+
+STYLE = Style.from_dict(
+    {
+        "title": "bold",
+        "tile": "",
+        "trump": "ansiyellow bold",
+        "legal": "ansigreen bold",
+        "number": "ansicyan bold",
+        "dim": "ansibrightblack",
+        "me": "ansicyan bold",
+        "turn": "ansimagenta bold",
+        "score": "bold",
+        "good": "ansigreen",
+        "bad": "ansired",
+        "error": "ansired bold",
+        "notice": "ansiyellow",
+        "chat": "ansiblue",
+    }
+)
+"""The colours; a terminal without colour simply shows the text."""
+
+
+def plain(fragments: Fragments) -> str:
+    """The text of some fragments, without styles."""
+    return "".join(text for _, text in fragments)
+
+
+def tile(t: Sequence[int], style: str = "class:tile") -> Fragments:
+    return [(style, f"[{t[0]}|{t[1]}]")]
+
+
+def tiles(ts: Sequence[Sequence[int]], style: str = "class:tile") -> Fragments:
+    out: Fragments = []
+    for i, t in enumerate(ts):
+        if i:
+            out.append(("", " "))
+        out += tile(t, style)
+    return out
+
+
+def tile_text(t: Sequence[int] | None) -> str:
+    return "a tile" if t is None else f"[{t[0]}|{t[1]}]"
+
+
+def seat_label(mirror: TableMirror, seat: int) -> str:
+    name = mirror.seat_name(seat)
+    return f"{name} (you)" if seat == mirror.seat else name
+
+
+def team_label(mirror: TableMirror, team: int) -> str:
+    return f"team {team} ({mirror.seat_name(team)}+{mirror.seat_name(team + 2)})"
+
+
+def action_text(action: Any) -> str:
+    """A legal action in words: ``bid 5``, ``[6|4] left``, ``trump doubles``."""
+    kind = action.type
+    if kind == "bid":
+        return f"bid {action.bid}"
+    if kind == "trump":
+        return f"trump {trump_word(action.trump)}"
+    if kind == "discard":
+        return f"discard {tile_text(action.tile)}"
+    if kind == "play":
+        end = getattr(action, "end", None)
+        return f"{tile_text(action.tile)}" + (f" {end}" if end else "")
+    return str(kind)
+
+
+def legal_moves(view: MoonView | StraightView) -> Fragments:
+    """The numbered legal actions: type the number (or the tile) to play one."""
+    out: Fragments = [("class:title", "Your move: ")]
+    for i, action in enumerate(view.legal_actions, 1):
+        if i > 1:
+            out.append(("", "  "))
+        out += [("class:number", f"{i})"), ("class:legal", action_text(action))]
+    return out
+
+
+def _row(label: str, parts: Fragments) -> Fragments:
+    return [("class:title", f"{label:<9}"), *parts, ("", "\n")]
+
+
+def _per_seat(mirror: TableMirror, values: Sequence[Any], to_move: int | None = None) -> Fragments:
+    out: Fragments = []
+    for seat, value in enumerate(values):
+        if seat:
+            out.append(("class:dim", " · "))
+        mark = ">" if seat == to_move else ""
+        style = "class:me" if seat == mirror.seat else ("class:turn" if seat == to_move else "")
+        out.append((style, f"{mark}{seat_label(mirror, seat)} {value}"))
+    return out
+
+
+def scores(mirror: TableMirror, view: MoonView | StraightView) -> Fragments:
+    if isinstance(view, StraightView) and view.partnerships:
+        parts: Fragments = []
+        for team, value in enumerate(view.scores):
+            if team:
+                parts.append(("class:dim", " · "))
+            parts.append(("class:score", f"{team_label(mirror, team)} {value}"))
+        return parts
+    return _per_seat(mirror, view.scores)
+
+
+def _hand(view: MoonView | StraightView) -> Fragments:
+    """The hand, legal tiles numbered and highlighted (Moon: trumps marked with ``*``)."""
+    numbers: dict[tuple[int, int], list[int]] = {}
+    for i, action in enumerate(view.legal_actions, 1):
+        t = getattr(action, "tile", None)
+        if t is not None:
+            numbers.setdefault(tuple(t), []).append(i)
+    trump = view.trump if isinstance(view, MoonView) else None
+    out: Fragments = []
+    for i, t in enumerate(view.hand):
+        if i:
+            out.append(("", " "))
+        nums = numbers.get(tuple(t))  # type: ignore[arg-type]
+        trumpy = is_trump(t, trump)
+        if nums:
+            out.append(("class:number", ",".join(map(str, nums)) + ")"))
+        style = "class:legal" if nums else ("class:dim" if view.legal_actions else "class:tile")
+        if trumpy:
+            style += " class:trump"
+        out += tile(t, style)
+        if trumpy:
+            out.append(("class:trump", "*"))
+    return out or [("class:dim", "(no tiles)")]
+
+
+def _turn(mirror: TableMirror, view: MoonView | StraightView, seconds: float | None) -> Fragments:
+    if view.to_move is None:
+        return [("class:title", "Game over")]
+    who = "you" if view.to_move == mirror.seat else mirror.seat_name(view.to_move)
+    clock = f" — {int(seconds)} s left" if seconds is not None else ""
+    style = "class:me" if view.to_move == mirror.seat else "class:turn"
+    return [(style, f"{who} to move{clock}")]
+
+
+def header(mirror: TableMirror, view: MoonView | StraightView) -> Fragments:
+    game = "Moon" if isinstance(view, MoonView) else "Straight"
+    return [("class:title", f"── {game} · table {mirror.table_id} · hand {view.hand_number + 1} · "
+                            f"first to {view.target} ──\n")]  # fmt: skip
+
+
+def moon_board(mirror: TableMirror, view: MoonView, seconds: float | None = None) -> Fragments:
+    bids = ["—" if b is None else b for b in view.bids]
+    high = (
+        f"   high: {mirror.seat_name(view.high_bidder)} {view.high_bid}"
+        if view.high_bidder is not None
+        else ""
+    )
+    trick: Fragments = []
+    for seat, t in view.trick:
+        trick += [("", f"{mirror.seat_name(seat)} "), *tile(t, "class:tile"), ("", "  ")]
+    if not view.trick and mirror.last_trick:
+        winner = mirror.last_trick_winner
+        trick += [("class:dim", "last: ")]
+        for seat, t in mirror.last_trick:
+            trick += [("class:dim", f"{mirror.seat_name(seat)} "), *tile(t, "class:dim"), ("", " ")]
+        if winner is not None:
+            trick.append(("class:dim", f"→ {mirror.seat_name(winner)}"))
+    out = header(mirror, view)
+    out += _row("Scores", scores(mirror, view))
+    out += _row("Bids", [*_per_seat(mirror, bids, view.to_move if view.phase == "bidding" else None),
+                         ("class:dim", high)])  # fmt: skip
+    out += _row("Trump", [("class:trump", trump_word(view.trump))])
+    if view.phase == "playing" or view.played:
+        out += _row("Trick", trick or [("class:dim", "(empty)")])
+        out += _row("Tricks", _per_seat(mirror, view.tricks))
+    out += _row("Tiles", _per_seat(mirror, view.tile_counts, view.to_move))
+    if view.discard is not None:
+        out += _row("Discard", tile(view.discard, "class:dim"))
+    out += _row("Turn", _turn(mirror, view, seconds))
+    if view.viewer is not None:
+        out += _row("Hand", _hand(view))
+    return out
+
+
+def layout_lines(view: StraightView) -> Fragments:
+    """The line left to right (the spinner marked ``*``), then the spinner's up and down arms."""
+    lay = view.layout
+    if lay.opening is None:
+        return [("class:dim", "(empty: the leader plays any tile)\n")]
+    spinner_style = "class:trump"
+    line: Fragments = []
+    arms = lay.arms
+    left = list(arms.get("left", ()))
+    right = list(arms.get("right", ()))
+
+    def placed(p: Any, reverse: bool, spinner: bool) -> Fragments:
+        a, b = (p.outer, p.inner) if reverse else (p.inner, p.outer)
+        style = spinner_style if spinner else "class:tile"
+        return [(style, f"{'*' if spinner else ''}[{a}|{b}]{'*' if spinner else ''}"), ("", " ")]
+
+    for i in range(len(left) - 1, -1, -1):
+        line += placed(left[i], True, lay.spinner_arm == "left" and lay.spinner_index == i)
+    centre = lay.spinner_arm == "centre"
+    star = "*" if centre else ""
+    opening = f"{star}[{lay.opening[0]}|{lay.opening[1]}]{star}"
+    line += [(spinner_style if centre else "class:tile", opening), ("", " ")]
+    for i, p in enumerate(right):
+        line += placed(p, False, lay.spinner_arm == "right" and lay.spinner_index == i)
+    out = _row("Layout", line)
+    if spinner_covered(lay):
+        for end in ("up", "down"):
+            arm = list(arms.get(end, ()))
+            row: Fragments = [("class:dim", "spinner ")]
+            for p in arm:
+                row += placed(p, False, False)
+            out += _row(f"  {end}", row if arm else [("class:dim", "(open, counts once played on)")])
+    ends = " · ".join(f"{end} {value}" for end, value in lay.open_ends.items())
+    out += _row("Ends", [("", ends), ("class:score", f"   count {view.count}")])
+    return out
+
+
+def straight_board(mirror: TableMirror, view: StraightView, seconds: float | None = None) -> Fragments:
+    out = header(mirror, view)
+    out += _row("Scores", scores(mirror, view))
+    out += layout_lines(view)
+    out += _row("Tiles", [*_per_seat(mirror, view.tile_counts, view.to_move),
+                          ("class:dim", f"   boneyard {view.boneyard}")])  # fmt: skip
+    out += _row("Turn", _turn(mirror, view, seconds))
+    if view.viewer is not None:
+        out += _row("Hand", _hand(view))
+    return out
+
+
+def board(mirror: TableMirror, seconds: float | None = None) -> Fragments:
+    view = mirror.view
+    if view is None:
+        return waiting(mirror)
+    if isinstance(view, MoonView):
+        return moon_board(mirror, view, seconds)
+    return straight_board(mirror, view, seconds)
+
+
+def waiting(mirror: TableMirror) -> Fragments:
+    table = mirror.table
+    if table is None:
+        return [("class:dim", f"table {mirror.table_id}: nothing to show yet\n")]
+    return [("class:title", f"Table {table.table_id} ({table.game}) is {table.status}: "), *seats_line(table),
+            ("", "\n")]  # fmt: skip
+
+
+def seats_line(table: Any) -> Fragments:
+    out: Fragments = []
+    for s in table.seats:
+        if s.seat:
+            out.append(("class:dim", " · "))
+        who = s.name or "(empty)"
+        flags = " [bot]" if s.bot else (" [away]" if not s.connected and s.name else "")
+        out.append(("class:dim" if s.name is None else "", f"{s.seat}: {who}{flags}"))
+    return out
+
+
+def table_line(table: Any) -> Fragments:
+    """One lobby line: id, game, options, status, seats."""
+    options = ", ".join(f"{k}={v}" for k, v in table.options.model_dump().items())
+    timer = f"{table.turn_seconds}s turns" if table.turn_seconds else "no timer"
+    watchers = f", {table.spectators} watching" if table.spectators else ""
+    return [("class:title", f"{table.table_id:<8}"), ("", f" {table.game:<8} {table.status:<8} "),
+            *seats_line(table), ("class:dim", f"   ({options}; {timer}{watchers})")]  # fmt: skip
+
+
+def tiles_plain(ts: Sequence[Tile]) -> str:
+    return plain(tiles(ts))

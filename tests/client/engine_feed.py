@@ -1,0 +1,99 @@
+"""Test helper: play a game on a rules engine and produce the wire messages one seat would receive.
+
+The mirror tests use this to check, message by message, that the client's mirror of a
+table equals the engine's own view: the strongest check of "built only from protocol
+events" that needs no server. (Tests may import ``server``; the client never does.)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from protocol import (
+    SERVER_MESSAGE_ADAPTER,
+    MoonView,
+    StraightView,
+    event_from_engine,
+)
+from server.games.base import RandomDealer
+from server.games.registry import GAMES
+
+
+def wire_view(game: str, view: Any) -> MoonView | StraightView:
+    data = view.as_dict() | {"game": game}
+    model = MoonView if game == "moon" else StraightView
+    return model.model_validate(data)
+
+
+def table_info(game: str, engine: Any, options: dict[str, Any]) -> dict[str, Any]:
+    n = engine.players
+    if game == "moon":
+        opts = {"all_pass": "redeal", "target": 21} | options
+    else:
+        opts = {"players": n, "partnerships": n == 4, "target": 250} | options
+        opts["partnerships"] = bool(opts["partnerships"]) if opts["partnerships"] is not None else n == 4
+    seats = [{"seat": s, "name": f"p{s}", "bot": False, "connected": True, "auto": False} for s in range(n)]
+    return {
+        "table_id": "t1",
+        "game": game,
+        "seats": seats,
+        "status": "playing",
+        "turn_seconds": None,
+        "spectators": 0,
+        "rematch": [],
+        "options": opts,
+    }
+
+
+def feed(
+    game: str, options: dict[str, Any], viewer: int | None, seed: int
+) -> Iterator[tuple[Any, MoonView | StraightView | None]]:
+    """Yield ``(server message, engine view after it or None)`` for one whole game seen by ``viewer``.
+
+    The view is given after each ``turn`` (the point where a mirror must equal a snapshot).
+    """
+    spec = GAMES[game]
+    engine = spec.new_game(spec.options_from_dict(options), RandomDealer(seed))
+    rng = random.Random(seed)
+    seq = 0
+
+    def message(data: dict[str, Any]) -> Any:
+        nonlocal seq
+        seq += 1
+        return SERVER_MESSAGE_ADAPTER.validate_python(data | {"seq": seq})
+
+    def turn() -> Any:
+        seat = engine.to_move
+        legal = [a for a in engine.view(viewer).as_dict()["legal_actions"]] if viewer == seat else []
+        return message(
+            {"type": "turn", "table_id": "t1", "seat": seat, "time_left_ms": 30000, "legal_actions": legal}
+        )
+
+    table = table_info(game, engine, options)
+    yield (
+        message(
+            {
+                "type": "snapshot",
+                "reply_to": None,
+                "table": table,
+                "view": wire_view(game, engine.view(viewer)).model_dump(),
+                "time_left_ms": 30000,
+            }
+        ),
+        wire_view(game, engine.view(viewer)),
+    )
+    while not engine.is_over:
+        seat = engine.to_move
+        events = engine.apply(seat, spec.bot(engine.view(seat), rng))
+        for event in events:
+            seen = event.seen_by(viewer)
+            if seen is None:
+                continue
+            wire = event_from_engine(game, seen)  # type: ignore[arg-type]
+            data = {"type": "event", "table_id": "t1", "game": game, "event": wire.model_dump()}
+            yield message(data), None
+        if not engine.is_over:
+            yield turn(), wire_view(game, engine.view(viewer))
+    yield None, wire_view(game, engine.view(viewer))

@@ -1,0 +1,142 @@
+"""The real ``boneyard`` program: in a pseudo-terminal through a whole Moon hand, and as a scripted command.
+
+The pty test plays like a person: it reads what the terminal shows (escape sequences
+stripped), answers every ``Your move:`` by typing a move number, and leaves with Ctrl-C.
+It uses only the standard library's ``pty`` (no tmux needed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+ANSI = re.compile(
+    rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
+)
+# Bots answer at once; colour stays on (NO_COLOR unset) so the test reads past real escape sequences.
+ENV = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {
+    "BONEYARD_BOT_DELAY_SECONDS": "0",
+    "TERM": "xterm-256color",
+    "PROMPT_TOOLKIT_NO_CPR": "1",  # the test does not answer cursor-position requests like a terminal
+}
+
+
+def _program() -> list[str]:
+    found = shutil.which("boneyard")
+    return [found] if found else [sys.executable, "-m", "clients.cli.main"]
+
+
+class Terminal:
+    """A program running in a pseudo-terminal, and the text it has shown so far."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: become the program
+            os.execvpe(argv[0], argv, ENV)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.raw = b""
+
+    @property
+    def screen(self) -> str:
+        return ANSI.sub(b"", self.raw).decode(errors="replace")
+
+    def read(self, seconds: float = 0.2) -> bool:
+        """Read what is there (waiting up to ``seconds``); False once the program has closed the terminal."""
+        ready, _, _ = select.select([self.fd], [], [], seconds)
+        if not ready:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the child exited
+            return False
+        self.raw += data
+        return bool(data)
+
+    def type(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def wait(self, limit: float = 20) -> int:
+        """The exit code, reading the rest of the output meanwhile."""
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            open_ = self.read(0.05)  # the terminal closes a moment before the exit can be collected
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                while open_ and time.monotonic() < end and self.read(0.05):  # whatever it printed last
+                    pass
+                return os.waitstatus_to_exitcode(status)
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        raise AssertionError(f"the program did not exit; it showed:\n{self.screen[-2000:]}")
+
+
+@pytest.mark.skipif(not hasattr(pty, "fork"), reason="needs a POSIX pseudo-terminal")
+def test_a_whole_moon_hand_in_a_terminal() -> None:
+    term = Terminal([*_program(), "play", "moon", "--name", "tester"])
+    answered = 0
+    end = time.monotonic() + 40  # a safety net, not a measurement
+    try:
+        while "Hand scored:" not in term.screen:
+            assert time.monotonic() < end, f"no scored hand; the screen shows:\n{term.screen[-3000:]}"
+            assert term.read(), f"the program ended early:\n{term.screen[-3000:]}"
+            asked = term.screen.count("Your move:")
+            if asked > answered:  # a new move is asked for: choose the first legal one, by number
+                answered = asked
+                term.type("1\r")
+        term.type("\x03")  # Ctrl-C: leave the table and the server cleanly
+        code = term.wait()
+    finally:
+        with contextlib.suppress(OSError):  # already gone, as it should be
+            os.kill(term.pid, 9)
+        os.close(term.fd)
+    screen = term.screen
+    assert code == 0, screen[-2000:]
+    for shown in ("── Moon · table", "Scores", "Bids", "Trump", "Hand ", "[", "|", "Your move: 1)"):
+        assert shown in screen, shown
+    assert screen.count("takes the trick") >= 7 or "thrown in" in screen
+    assert "tester (you)" in screen and "[closed] 1000" in screen
+
+
+def test_play_auto_exits_zero_after_the_final_scores() -> None:
+    done = subprocess.run(
+        [*_program(), "play", "straight", "--players", "2", "--target", "40", "--auto", "--name", "robot"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=ENV,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Game over:" in done.stdout and "wins" in done.stdout and "Final scores" in done.stdout
+    assert "\x1b[" not in done.stdout  # not a terminal: plain text
+
+
+def test_play_auto_json_prints_one_json_object_per_line() -> None:
+    done = subprocess.run(
+        [*_program(), "play", "moon", "--target", "5", "--auto", "--json"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=ENV,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert lines[0]["type"] == "hello" and lines[1]["type"] == "welcome"
+    assert any(line.get("type") == "event" and line["event"]["type"] == "game_over" for line in lines)
+
+
+def test_bad_arguments_exit_two() -> None:
+    done = subprocess.run(
+        [*_program(), "play", "moon", "--players", "4"], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 2 and "exactly 3 players" in done.stderr
+    done = subprocess.run(
+        [*_program(), "connect", "ws://127.0.0.1:9/"], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 1 and "cannot connect" in done.stderr

@@ -1,0 +1,143 @@
+"""The mirror against the engines: after every ``turn`` it must equal the engine's view (a snapshot)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from engine_feed import feed
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clients.cli.core import layout as layouts
+from clients.cli.core import rules
+from clients.cli.core.mirror import Mirror
+from server.games.base import RandomDealer
+from server.games.straight.game import StraightGame
+from server.games.straight.view import layout_view
+
+OPTION_SETS = [
+    ("moon", {}),
+    ("moon", {"all_pass": "force_last"}),
+    ("straight", {"players": 2}),
+    ("straight", {"players": 3}),
+    ("straight", {"players": 4}),
+    ("straight", {"players": 4, "partnerships": False}),
+]
+
+
+def _comparable(view: Any) -> dict[str, Any]:
+    data = view.model_dump()
+    data["hand"] = sorted(data["hand"])  # the client sorts hands its own way
+    return data
+
+
+@pytest.mark.parametrize(("game", "options"), OPTION_SETS)
+@pytest.mark.parametrize("viewer", [0, 1, None])
+def test_mirror_equals_engine_view_after_every_turn(
+    game: str, options: dict[str, Any], viewer: int | None
+) -> None:
+    for seed in range(3):
+        mirror = Mirror()
+        checked = 0
+        for message, expected in feed(game, options, viewer, seed):
+            if message is not None:
+                mirror.apply(message)
+            if expected is not None:
+                got = mirror.tables["t1"].view
+                assert got is not None
+                assert _comparable(got) == _comparable(expected), (seed, message)
+                checked += 1
+        assert checked > 10
+        assert mirror.tables["t1"].game_over is not None
+
+
+def test_mirror_sorts_moon_hand_trumps_first() -> None:
+    mirror = Mirror()
+    for message, _ in feed("moon", {}, 0, 1):
+        if message is None:
+            break
+        mirror.apply(message)
+        view = mirror.tables["t1"].view
+        if view is not None and getattr(view, "trump", None) is not None and view.hand:
+            trumps = [rules.is_trump(t, view.trump) for t in view.hand]
+            assert trumps == sorted(trumps, reverse=True)  # every trump before every other tile
+
+
+# --- the client's layout against the engine's, play by play -------------------------------
+
+
+def _engine_layout_matches(seed: int, players: int) -> int:
+    game = StraightGame(dealer=RandomDealer(seed))
+    from server.games.straight.options import StraightOptions
+
+    game = StraightGame(StraightOptions(players=players), RandomDealer(seed))
+    rng = random.Random(seed)
+    from server.games.registry import GAMES
+
+    lay = layouts.EMPTY
+    plays = 0
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        action = GAMES["straight"].bot(game.view(seat), rng)
+        hand_before = game.view(None).hand_number
+        events = game.apply(seat, action)
+        for event in events:
+            if event.type == "hand_started":
+                lay = layouts.EMPTY
+            if event.type == "tile_played":
+                lay = layouts.play(lay, event.tile, event.end)
+                assert lay.count == event.count
+                plays += 1
+        if not game.is_over and game.view(None).hand_number == hand_before:
+            engine = game.view(None).layout.as_dict()
+            assert lay.model_dump(mode="json") == engine
+    return plays
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_client_layout_equals_engine_layout(players: int) -> None:
+    assert sum(_engine_layout_matches(seed, players) for seed in range(4)) > 50
+
+
+def test_rule_book_count_examples() -> None:
+    def run(*plays: tuple[tuple[int, int], str | None]) -> list[int]:
+        lay, out = layouts.EMPTY, []
+        for tile, end in plays:
+            lay = layouts.play(lay, tile, end)
+            out.append(lay.count)
+        return out
+
+    # RULES.md examples 13, 14, 16 and 17.
+    assert [run(((5, 5), None))[0], run(((6, 4), None))[0], run(((4, 1), None))[0]] == [10, 10, 5]
+    assert run(((6, 6), None)) == [12]
+    assert run(
+        ((5, 5), None),
+        ((5, 0), "right"),
+        ((0, 0), "right"),
+        ((6, 5), "left"),
+        ((4, 0), "right"),
+        ((5, 1), "up"),
+        ((5, 4), "down"),
+    ) == [10, 10, 10, 6, 10, 11, 15]
+    assert run(((6, 6), None), ((6, 3), "right"))[-1] == 15
+    assert run(((6, 4), None), ((4, 4), "right"), ((4, 1), "right"), ((4, 3), "up")) == [10, 14, 7, 10]
+    assert layout_view  # the engine's view builder is what the play-by-play test compares against
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 6), st.integers(0, 6)).map(lambda t: (max(t), min(t))),
+        min_size=3,
+        max_size=3,
+        unique=True,
+    )
+)
+@settings(max_examples=200, deadline=None)
+def test_trick_winner_matches_engine(tiles: list[tuple[int, int]]) -> None:
+    from server.games.moon.rules import trick_winner
+
+    for trump in [*range(7), "doubles", "none"]:
+        assert rules.trick_winner(trump, tiles) == trick_winner(trump, tiles)

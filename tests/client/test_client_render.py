@@ -1,0 +1,119 @@
+"""Rendering and input parsing, from mirrored views (no server needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from engine_feed import feed
+
+from clients.cli.core.mirror import Mirror
+from clients.cli.ui import render
+from clients.cli.ui.commands import InputError, help_text, parse_command, parse_create, parse_move
+from clients.cli.ui.describe import message_line
+from protocol import BidAction, PassAction, PlayAction, TrumpAction
+
+
+def _mirror_at(game: str, options: dict[str, Any], stop: Any) -> Mirror:
+    """A mirror fed until ``stop(mirror)`` is true."""
+    mirror = Mirror()
+    mirror.table("t1").seat = 0  # as `seated` would say
+    for message, _ in feed(game, options, 0, 5):
+        if message is None:
+            break
+        mirror.apply(message)
+        if stop(mirror.tables["t1"]):
+            return mirror
+    raise AssertionError("never reached")
+
+
+def test_moon_board_shows_everything_a_player_needs() -> None:
+    mirror = _mirror_at("moon", {}, lambda t: t.view.phase == "playing" and t.view.trick and t.my_turn)
+    table = mirror.tables["t1"]
+    table.seat = 0
+    text = render.plain(render.board(table, 12.4) + render.legal_moves(table.view))
+    for label in ("Moon", "Scores", "Bids", "Trump", "Trick", "Tricks", "Turn", "Hand", "Your move: 1)"):
+        assert label in text, label
+    assert "12 s left" in text and "[" in text and "|" in text
+    assert "*" in text or "no trump" in text  # trumps are marked without colour
+
+
+def test_straight_board_shows_layout_ends_count_boneyard() -> None:
+    mirror = _mirror_at("straight", {"players": 2}, lambda t: t.view.layout.spinner is not None and t.my_turn)
+    table = mirror.tables["t1"]
+    text = render.plain(render.board(table))
+    for label in ("Straight", "Layout", "Ends", "count", "boneyard", "Tiles", "Hand"):
+        assert label in text, label
+    assert "*[" in text  # the spinner is marked
+
+
+def test_every_event_has_words() -> None:
+    for game, options in [("moon", {}), ("straight", {"players": 3}), ("straight", {"players": 4})]:
+        mirror = Mirror()
+        kinds = set()
+        for message, _ in feed(game, options, 0, 2):
+            if message is None:
+                break
+            mirror.apply(message)
+            line = message_line(mirror, message)
+            if message.type == "event":
+                kinds.add(message.event.type)
+                if message.event.type != "hand_dealt":
+                    assert line is not None and render.plain(line).strip(), message.event.type
+        assert "game_over" in kinds
+
+
+def test_colour_is_never_the_only_signal() -> None:
+    mirror = _mirror_at("moon", {}, lambda t: t.my_turn and t.view.phase == "bidding")
+    table = mirror.tables["t1"]
+    table.seat = 0
+    fragments = render.legal_moves(table.view)
+    assert "1)" in render.plain(fragments) and "pass" in render.plain(fragments)
+
+
+def test_parse_moves() -> None:
+    moon = [PassAction(type="pass"), BidAction(type="bid", bid=5), BidAction(type="bid", bid=21)]
+    assert parse_move("1", moon) == moon[0]
+    assert parse_move("pass", moon) == moon[0]
+    assert parse_move("bid 21", moon) == moon[2]
+    with pytest.raises(InputError, match="moves 1 to 3"):
+        parse_move("9", moon)
+    with pytest.raises(InputError, match="bids are"):
+        parse_move("bid 4", moon)
+    trumps = [TrumpAction(type="trump", trump=t) for t in (*range(7), "doubles", "none")]
+    assert parse_move("trump doubles", trumps).trump == "doubles"
+    assert parse_move("trump 0", trumps).trump == 0
+    plays = [PlayAction(type="play", tile=(2, 1)), PlayAction(type="play", tile=(6, 6))]
+    assert parse_move("21", plays) == plays[0]  # a legal tile beats move number 21
+    assert parse_move("[6|6]", plays) == plays[1]
+    assert parse_move("6-6", plays) == plays[1]
+    assert parse_move("2", plays) == plays[1]
+    with pytest.raises(InputError, match="not a legal move"):
+        parse_move("5-3", plays)
+    with pytest.raises(InputError, match="not your turn"):
+        parse_move("1", [])
+    straight = [PlayAction(type="play", tile=(5, 3), end=e) for e in ("left", "up")]
+    assert parse_move("35 up", straight).end == "up"
+    assert parse_move("5|3 l", straight).end == "left"
+    with pytest.raises(InputError, match="say which"):
+        parse_move("53", straight)
+
+
+def test_parse_commands() -> None:
+    assert parse_command("join t1 2").args == ["t1", "2"]
+    assert parse_command("ls").name == "tables"
+    assert parse_command("say hello   there").args == ["hello   there"]
+    assert parse_command("6-4") is None
+    create = parse_create(["straight", "players=4", "partnerships=off", "bots=1,2,3", "turn=none"])
+    assert create == {
+        "game": "straight",
+        "options": {"players": 4, "partnerships": False},
+        "bots": [1, 2, 3],
+        "seat": 0,
+        "turn_seconds": None,
+    }
+    with pytest.raises(InputError):
+        parse_create(["chess"])
+    text = help_text()
+    for word in ("create", "join", "watch", "leave", "say", "rematch", "quit", "bid", "trump", "draw"):
+        assert word in text
