@@ -110,18 +110,26 @@ class CloseCode:
 
 _CLOSE_CODES = (
     CloseCode(1000, "normal", "The session ended on purpose.", False, False),
-    CloseCode(1001, "going_away", "The server is shutting down.", True, True),
+    CloseCode(
+        1001, "going_away", "The server is going away for good (not used on a restart: see 1012).", True, True
+    ),
     CloseCode(
         1008,
         "policy_violation",
-        "A text frame, a command other than `identify`/`ping` before `welcome`, or repeated protocol "
-        "errors. The close reason says which.",
+        "A text frame, or repeated undecodable frames. The close reason says which. (A first command "
+        "other than `identify` is 4001.)",
         False,
         False,
     ),
     CloseCode(1009, "message_too_big", "A frame was longer than `limits.max_frame_bytes`.", False, False),
     CloseCode(1011, "internal_error", "The server hit an unexpected condition.", True, True),
-    CloseCode(1012, "service_restart", "The server is restarting; reconnect in a few seconds.", True, True),
+    CloseCode(
+        1012,
+        "service_restart",
+        "The server is stopping or restarting (SIGTERM); reconnect in a few seconds and resume.",
+        True,
+        True,
+    ),
     CloseCode(
         4000,
         "unsupported_protocol",
