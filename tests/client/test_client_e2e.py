@@ -20,8 +20,13 @@ import subprocess
 import sys
 import termios
 import time
+from pathlib import Path
 
 import pytest
+
+from clients.cli.replay import load_records, steps
+from server.games.registry import GAMES
+from server.simulate import simulate
 
 ANSI = re.compile(
     rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
@@ -140,3 +145,34 @@ def test_bad_arguments_exit_two() -> None:
         [*_program(), "connect", "ws://127.0.0.1:9/"], capture_output=True, text=True, timeout=30
     )
     assert done.returncode == 1 and "cannot connect" in done.stderr
+
+
+def test_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> None:
+    spec = GAMES["moon"]
+    record = next(r for r in simulate(spec, spec.options_from_dict({}), 20, seed=3) if len(r["hands"]) > 1)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    shown = steps(load_records(path)[0])
+    second_hand = next(i for i, s in enumerate(shown) if s.hand == 2)
+    term = Terminal([*_program(), "replay", str(path)])
+
+    def after(keys: str, expect: str) -> None:
+        seen = len(term.screen)
+        term.type(keys)
+        end = time.monotonic() + 20  # a safety net, not a measurement
+        while expect not in term.screen[seen:]:
+            assert time.monotonic() < end, f"{expect!r} never shown after {keys!r}:\n{term.screen[-2000:]}"
+            assert term.read(), f"the program ended early:\n{term.screen[-2000:]}"
+
+    try:
+        after("", f"[1/{len(shown)}] {shown[0].title}")
+        after("\r", f"[2/{len(shown)}] {shown[1].title}")  # Enter: the next step
+        after("b\r", f"[1/{len(shown)}] {shown[0].title}")  # back
+        after("n\r", f"[{second_hand + 1}/{len(shown)}] {shown[second_hand].title}")  # the next hand
+        after("a\r", f"[{len(shown)}/{len(shown)}] Game over")  # all the rest, then it exits
+        code = term.wait()
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(term.pid, 9)
+        os.close(term.fd)
+    assert code == 0, term.screen[-2000:]
