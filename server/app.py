@@ -2,7 +2,7 @@
 
 >>> import asyncio
 >>> async def main() -> int:
-...     async with BoneyardServer(Settings(port=0)) as server:
+...     async with BoneyardServer(Settings(port=0, durable=False)) as server:
 ...         return server.port > 0
 >>> asyncio.run(main())
 True
@@ -35,6 +35,9 @@ from server.metrics import Metrics
 from server.outbox import Outbox
 from server.records import MemoryRecordStore, RecordStore
 from server.settings import Settings
+from server.storage.durable import Storage
+from server.storage.restore import restore
+from server.storage.store import NO_LOG
 from server.wire import body_of
 
 log = logging.getLogger("boneyard.server")
@@ -67,13 +70,21 @@ class BoneyardServer:
 
     ``stop()`` is graceful: it stops accepting, stops the tables' timers, closes every client with
     1012 and waits (up to ``shutdown_seconds``) for them to go.
+
+    With ``settings.durable`` (the default), ``start()`` opens ``settings.db`` (a
+    :class:`~server.storage.db.StorageError` if it cannot be used) and restores the tables stored
+    there; records are stored there too unless ``store`` is given.
     """
 
     def __init__(self, settings: Settings | None = None, *, store: RecordStore | None = None) -> None:
         self.settings = settings if settings is not None else Settings()
+        self._own_store = store is None
         if store is None:
             store = MemoryRecordStore(self.settings.records_in_memory)
         self.store: RecordStore = store
+        self.storage: Storage | None = None
+        self.failed: BaseException | None = None
+        """Why the server stopped by itself (the database failed), if it did."""
         self.metrics = Metrics(self._table_counts)
         self.lobby: Lobby | None = None
         self._server: Server | None = None
@@ -85,6 +96,7 @@ class BoneyardServer:
         self._stopping = False
         self._stopped: asyncio.Event | None = None
         self._port: int | None = None
+        self._failing: asyncio.Task[None] | None = None
 
     # -- life -----------------------------------------------------------------------------------------
 
@@ -94,8 +106,24 @@ class BoneyardServer:
             raise RuntimeError("the server is already started")
         settings = self.settings
         loop = asyncio.get_running_loop()
+        if settings.durable:
+            self.storage = await Storage.open(settings.db, self._storage_failed)
+            if self._own_store:
+                self.store = self.storage.records
+        try:
+            await self._start(loop)
+        except BaseException:
+            if self.lobby is not None:
+                self.lobby.stop()
+            if self.storage is not None:
+                await self.storage.close()
+            raise
+
+    async def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        settings = self.settings
+        storage = self.storage
         self._stopped = asyncio.Event()
-        self.lobby = Lobby(settings, self.metrics, self.store, loop)
+        self.lobby = Lobby(settings, self.metrics, self.store, loop, storage.log if storage else NO_LOG)
         limits = Limits(
             max_frame_bytes=settings.max_frame_bytes,
             commands_per_second=settings.commands_per_second,
@@ -112,7 +140,10 @@ class BoneyardServer:
             heartbeat_seconds=settings.heartbeat_seconds,
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
-        self._ctx = ServerContext(self.lobby, Outbox(loop), decode_limits, body_of(hello))
+        gate = storage.journal if storage else None
+        self._ctx = ServerContext(self.lobby, Outbox(loop, gate), decode_limits, body_of(hello))
+        if storage is not None:
+            restore(self.lobby, *storage.load())
         self._server = await serve(
             self._handle,
             settings.host,
@@ -180,8 +211,15 @@ class BoneyardServer:
             for task in (self._heartbeat, self._gc_keeper):
                 if task is not None:
                     task.cancel()
+            if self.storage is not None:
+                await self.storage.close()  # everything queued is committed first
             self._stopped.set()
         log.info("stopped")
+
+    def _storage_failed(self, error: BaseException) -> None:
+        """A commit failed: nothing after it may be sent, so the server stops (exit code 1)."""
+        self.failed = error
+        self._failing = asyncio.get_running_loop().create_task(self.stop())
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -196,7 +234,14 @@ class BoneyardServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         assert self._ctx is not None
-        client = Client(ws, self._ctx)
+        try:
+            await self._serve(Client(ws, self._ctx))
+        finally:
+            # A close frame held for a commit goes out before websockets closes the connection itself.
+            await self._ctx.outbox.written()
+
+    async def _serve(self, client: Client) -> None:
+        ws = client.ws
         if self._stopping:
             client.close_with(1012, "the server is restarting")
             return

@@ -1,4 +1,4 @@
-"""``boneyard-server``: the server's command line (subcommands ``serve`` and ``simulate``)."""
+"""``boneyard-server``: the server's command line (subcommands ``serve``, ``simulate``, ``records``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import asyncio
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from pydantic import ValidationError
@@ -14,6 +15,8 @@ from pydantic import ValidationError
 from server.games.registry import GAMES, game_spec
 from server.settings import Settings
 from server.simulate import simulate, write_records
+from server.storage.db import StorageError
+from server.storage.export import export_records
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,7 +71,7 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 
 def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    flags = {"host": args.host, "port": args.port, "log_level": args.log_level}
+    flags = {"host": args.host, "port": args.port, "log_level": args.log_level, "db": args.db}
     try:
         # Flags given override BONEYARD_* variables, which override the defaults.
         settings = Settings(**{k: v for k, v in flags.items() if v is not None})
@@ -77,6 +80,9 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         parser.error(f"invalid setting {'.'.join(map(str, first['loc']))}: {first['msg']}")
     try:
         return asyncio.run(serve(settings))
+    except StorageError as error:  # corrupt, locked by another server, from a newer version, ...
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
     except OSError as error:  # e.g. the port is taken
         print(f"boneyard-server: cannot serve on {settings.host}:{settings.port}: {error}", file=sys.stderr)
         return 1
@@ -97,7 +103,26 @@ async def serve(settings: Settings) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, lambda: stopping.append(loop.create_task(server.stop())))
     await server.serve_forever()
+    if server.failed is not None:
+        print(f"boneyard-server: stopped, the database failed: {server.failed}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    path = args.db if args.db is not None else Settings().db
+    try:
+        export_records(path, sys.stdout, args.game)
+    except StorageError as error:
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+_DB_HELP = (
+    "the SQLite database (default $XDG_DATA_HOME/boneyard/boneyard.db, else "
+    "~/.local/share/boneyard/boneyard.db; env BONEYARD_DB)"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,7 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("debug", "info", "warning", "error"),
         help="log level (default info; env BONEYARD_LOG_LEVEL)",
     )
+    srv.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
     srv.set_defaults(run=_run_serve)
+
+    records = commands.add_parser("records", help="finished games' records in the database")
+    actions = records.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
+    export = actions.add_parser("export", help="write the stored records as JSON Lines to standard output")
+    export.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    export.add_argument("--game", metavar="ID", help="only the game with this record id (as in game_over)")
+    export.set_defaults(run=_run_export)
 
     sim = commands.add_parser(
         "simulate", help="play bot games in-process and write their records as JSON Lines"

@@ -259,6 +259,8 @@ class Client(FrameWriter):
         self.session = session
         session.client = self
         session.seq = self.seq  # the new connection's numbering goes on from its hello
+        if session.token is not None:
+            session.start_log()  # a session restored after a restart had none
         if session.log is not None:
             session.log.clear()
 

@@ -15,7 +15,7 @@ import itertools
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
 from protocol.values import CommandId
@@ -26,6 +26,7 @@ from server.metrics import Metrics
 from server.records import RecordStore
 from server.session import Session
 from server.settings import Settings
+from server.storage.store import NO_LOG, TableLog, id_number
 from server.table import Table
 from server.wire import body_of, body_of_dict
 
@@ -43,12 +44,19 @@ class Lobby:
     """Tables by id, sessions by token, and the sessions in the lobby."""
 
     def __init__(
-        self, settings: Settings, metrics: Metrics, store: RecordStore, loop: asyncio.AbstractEventLoop
+        self,
+        settings: Settings,
+        metrics: Metrics,
+        store: RecordStore,
+        loop: asyncio.AbstractEventLoop,
+        wal: TableLog = NO_LOG,
     ) -> None:
         self.settings = settings
         self.metrics = metrics
         self.store = store
         self.loop = loop
+        self.wal = wal
+        """Where tables, seats, tokens and actions are written ahead (``server.storage``)."""
         self.tables: dict[str, Table] = {}
         self.idle: set[Session] = set()
         """Connected sessions at no table: they get every table's changes."""
@@ -71,6 +79,7 @@ class Lobby:
             session.token = secrets.token_urlsafe(24)
             self.by_token[session.token] = session
             session.start_log()
+            self.wal.session(session)
         return session.token
 
     def forget(self, session: Session) -> None:
@@ -78,6 +87,7 @@ class Lobby:
         session.cancel_timer()
         if session.token is not None:
             self.by_token.pop(session.token, None)
+            self.wal.session_gone(session.token)
         self.idle.discard(session)
 
     def session_dropped(self, session: Session) -> None:
@@ -120,6 +130,11 @@ class Lobby:
     def new_record_id(self) -> str:
         return "r" + secrets.token_urlsafe(12)
 
+    def continue_ids(self, table_ids: Sequence[str], player_ids: Sequence[str]) -> None:
+        """After a restore: new table and player ids start past the restored ones."""
+        self._table_ids = itertools.count(1 + max((id_number(i) for i in table_ids), default=0))
+        self._player_ids = itertools.count(1 + max((id_number(i) for i in player_ids), default=0))
+
     def create_table(
         self, session: Session, command: CreateMoonTable | CreateStraightTable, reply_to: CommandId | None
     ) -> Table:
@@ -141,6 +156,7 @@ class Lobby:
             raise CommandError("invalid_options", "this server requires a turn timer")
         table = Table(self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots)
         self.tables[table.table_id] = table
+        self.wal.table(table)
         push = _TABLE_CREATED + table.info_packed()  # at once: a new table is news, its changes less so
         for other in self.idle:
             if other is not session:
@@ -167,6 +183,7 @@ class Lobby:
         if self.tables.pop(table.table_id, None) is None:
             return
         table.stop()
+        self.wal.table_removed(table.table_id)
         body = _removed_body(table.table_id)
         members = table.listeners()
         self._note(table.table_id, "removed")

@@ -12,12 +12,19 @@ by that many frames.
 Frames are also batched: a connection's frames of one event-loop step go out in one
 ``transport.write`` (one system call), flushed by :meth:`Outbox.flush` at the end of each command
 and, for timers, on the next loop iteration.
+
+On a durable server the outbox has a :class:`Gate` (the database journal): while writes are not
+yet committed, a flush holds the frames and writes them once everything written before them is
+committed (write-ahead), in order; a close frame waits behind the frames queued before it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
+from functools import partial
+from typing import Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
@@ -36,15 +43,37 @@ def ws_header(size: int) -> bytes:
     return b"\x82\x7f" + size.to_bytes(8, "big")
 
 
+class Gate(Protocol):
+    """What frames wait for: the commit of every database write made before them."""
+
+    def pending(self) -> bool:
+        """Some write is not committed yet."""
+        ...
+
+    def broken(self) -> bool:
+        """A commit failed: what waits for it is never sent."""
+        ...
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once every write made so far is committed."""
+        ...
+
+    async def committed(self) -> None:
+        """Wait until every write made so far is committed."""
+        ...
+
+
 class Outbox:
     """The connections with frames waiting to be written in this loop step."""
 
-    __slots__ = ("_dirty", "_loop", "_scheduled")
+    __slots__ = ("_dirty", "_loop", "_scheduled", "gate")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, gate: Gate | None = None) -> None:
         self._loop = loop
         self._dirty: list[FrameWriter] = []
         self._scheduled = False
+        self.gate = gate
+        """Durability: frames wait for the commit of every write made before them."""
 
     def mark(self, writer: FrameWriter) -> None:
         self._dirty.append(writer)
@@ -53,12 +82,48 @@ class Outbox:
             self._loop.call_soon(self.flush)
 
     def flush(self) -> None:
-        """Write every waiting connection's frames (one write each)."""
+        """Write every waiting connection's frames (one write each), or hold them for the commit of
+        the writes made before them."""
         self._scheduled = False
+        gate = self.gate
+        if gate is not None and gate.pending():
+            held = [(writer, out) for writer in self._dirty if (out := writer.take()) is not None]
+            self._dirty = []
+            if held and not gate.broken():
+                gate.after_commit(partial(_write_held, held))
+            return
         while self._dirty:
             dirty, self._dirty = self._dirty, []
             for writer in dirty:
                 writer.flush()
+
+    def then(self, writer: FrameWriter, callback: Callable[[], None]) -> None:
+        """Write ``writer``'s queued frames, then call ``callback`` (a close frame follows them)."""
+        gate = self.gate
+        if gate is None or not gate.pending():
+            writer.flush()
+            callback()
+            return
+        out = writer.take()
+        if gate.broken():
+            callback()  # the frames are dropped, the close frame goes
+            return
+        gate.after_commit(partial(_write_held, [(writer, out)] if out is not None else [], callback))
+
+    async def written(self) -> None:
+        """Wait until every frame queued so far is written (held ones once their commit is done)."""
+        if self.gate is not None:
+            await self.gate.committed()
+
+
+Held = list[tuple["FrameWriter", list[bytes]]]
+
+
+def _write_held(held: Held, then: Callable[[], None] | None = None) -> None:
+    for writer, out in held:
+        writer.write_frames(out)
+    if then is not None:
+        then()
 
 
 class FrameWriter:
@@ -88,14 +153,21 @@ class FrameWriter:
             out.append(ws_header(len(frame)))
             out.append(frame)
 
+    def take(self) -> list[bytes] | None:
+        """The queued frames (websocket header, frame, header, ...), now no longer queued."""
+        out, self._out = self._out, None
+        return out
+
     def flush(self) -> None:
-        out = self._out
-        if out is None:
-            return
-        self._out = None
+        out = self.take()
+        if out is not None:
+            self.write_frames(out)
+
+    def write_frames(self, out: list[bytes]) -> None:
+        """Write frames taken from the queue, in one ``transport.write``."""
         ws = self.ws
         transport = ws.transport
-        if self.closing or ws.protocol.state is not State.OPEN or transport.is_closing():
+        if ws.protocol.state is not State.OPEN or transport.is_closing():
             return
         before = transport.get_write_buffer_size()
         transport.write(b"".join(out))
@@ -135,9 +207,10 @@ class FrameWriter:
         """
         if self.closing:
             return
-        self.flush()
-        self.closing = True
-        self._out = None
+        self.closing = True  # no more frames; those queued go first (after their commit, if durable)
+        self.outbox.then(self, partial(self._send_close, code, reason, timeout))
+
+    def _send_close(self, code: int, reason: str, timeout: float) -> None:
         self._queued = None
         ws = self.ws
         if ws.protocol.state is State.OPEN:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from server.errors import CommandError
-from server.games.base import Dealer, Engine, Event, IllegalAction, RandomDealer
+from server.games.base import Engine, Event, IllegalAction
+from server.games.dealers import KeyedDealer, new_seed
 from server.games.registry import GameSpec
-from server.games.tiles import Tile
 from server.logs import ids
 from server.records import validated
 from server.seats import Seat
@@ -34,27 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boneyard.table")
 
-_SYSTEM_RANDOM = random.SystemRandom()
 _BOTS_RANDOM = random.Random()
-
-
-class SystemDealer:
-    """Deals from the operating system's randomness (``os.urandom``).
-
-    Unlike a seeded Mersenne Twister, whose future output can be computed from enough observed
-    deals, these deals cannot be predicted; and a dealer holds no state, so tables share one.
-    """
-
-    def shuffled(self, tiles: Sequence[Tile]) -> list[Tile]:
-        out = list(tiles)
-        _SYSTEM_RANDOM.shuffle(out)
-        return out
-
-    def pick(self, n: int) -> int:
-        return _SYSTEM_RANDOM.randrange(n)
-
-
-_SYSTEM_DEALER = SystemDealer()
 
 Listener = tuple[Session, int | None]
 """A session at the table and what it may see: its seat, or ``None`` for a spectator."""
@@ -70,9 +51,11 @@ class PlayingTable:
         "engine",
         "games",
         "lobby",
+        "moves",
         "options",
         "rng",
         "seats",
+        "seed",
         "spec",
         "spectators",
         "status",
@@ -94,6 +77,10 @@ class PlayingTable:
         self.engine: Engine | None = None
         self.games = 0
         """Games started at this table (rematches included)."""
+        self.seed: str | None = None
+        """The current game's dealer seed: secret, stored, so that a restart deals the same tiles."""
+        self.moves = 0
+        """Actions accepted in the current game."""
         self.rng = _BOTS_RANDOM
         """The bots' tie-breaker: shared by all tables, unless ``settings.seed`` asks for reproducibility."""
         self._events = EventEncoder(spec.name, table_id)
@@ -150,22 +137,40 @@ class PlayingTable:
 
     # -- a game's life ------------------------------------------------------------------------------
 
+    def _deal(self, games: int, seed: str | None) -> Engine:
+        """Game number ``games``, dealt by a keyed dealer: from a fresh secret seed, or ``settings.seed``."""
+        fixed = self.lobby.settings.seed
+        if seed is None:
+            seed = new_seed() if fixed is None else f"{fixed}/{self.table_id}/{games}"
+        if fixed is not None:
+            self.rng = random.Random(f"{fixed}/{self.table_id}/{games}/bots")
+        self.games, self.seed, self.moves = games, seed, 0
+        self.engine = self.spec.new_game(self.options, KeyedDealer(seed))
+        return self.engine
+
+    def replay(self, games: int, seed: str, actions: Iterable[tuple[int, Any, bool]]) -> None:
+        """A restore: deal game ``games`` again from its seed and replay its actions (nothing is sent)."""
+        engine = self._deal(games, seed)
+        for seat, action, auto in actions:
+            engine.apply(seat, action, auto=auto)
+            self.moves += 1
+
+    def resume_turn(self, seconds_left: float | None) -> None:
+        """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
+        deadline: ``seconds_left``; ``None``, a whole turn)."""
+        if self.engine is not None and self.engine.to_move is not None:
+            self._schedule(self.seats[self.engine.to_move], seconds_left)
+
     def start_game(self) -> None:
         """Every seat is held: deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
-        self.games += 1
-        seed = self.lobby.settings.seed
-        dealer: Dealer = _SYSTEM_DEALER
-        if seed is not None:
-            dealer = RandomDealer(f"{seed}/{self.table_id}/{self.games}")
-            self.rng = random.Random(f"{seed}/{self.table_id}/{self.games}/bots")
-        self.engine = self.spec.new_game(self.options, dealer)
+        engine = self._deal(self.games + 1, None)
         self.status = "playing"
         for seat in self.seats:
             seat.timeouts = 0
         self.changed()
         for session, viewer in self.listeners():
             session.deliver(self.snapshot_body(viewer))
-        self._fan_out(self.engine.opening_events())
+        self._fan_out(engine.opening_events())
         self._next_turn()
         log.info("game started", extra=ids(table_id=self.table_id))
 
@@ -198,11 +203,15 @@ class PlayingTable:
     def _commit(self, seat: int, action: Any, *, auto: bool) -> list[Event]:
         """The one door every accepted action goes through.
 
-        A write-ahead log hooks in here, once the engine has accepted the action and before anyone
-        hears of it, so that a restarted server can replay the table's actions.
+        Once the engine has accepted the action, and before anyone hears of it, it is written
+        ahead (``lobby.wal``): its events' frames go out only once it is committed, and a restarted
+        server replays it.
         """
         assert self.engine is not None
-        return self.engine.apply(seat, action, auto=auto)
+        events = self.engine.apply(seat, action, auto=auto)
+        self.lobby.wal.action(self, seat, action, auto)
+        self.moves += 1
+        return events
 
     def _after(self, events: list[Event]) -> None:
         engine = self.engine
@@ -272,8 +281,9 @@ class PlayingTable:
             else:
                 session.deliver(public)
 
-    def _schedule(self, seat: Seat) -> None:
-        """Arm the table's one timer for the seat to move: a bot's move, or the player's time running out."""
+    def _schedule(self, seat: Seat, seconds: float | None = None) -> None:
+        """Arm the table's one timer for the seat to move: a bot's move, or the player's time running out
+        (in ``seconds``, by default the table's turn time; its wall-clock deadline is stored)."""
         self._cancel_timer()
         loop = self.lobby.loop
         settings = self.lobby.settings
@@ -286,8 +296,10 @@ class PlayingTable:
             else:
                 self._timer = loop.call_later(settings.bot_delay_seconds, self._bot_move)
         elif self.turn_seconds is not None:
-            self._deadline = loop.time() + self.turn_seconds
-            self._timer = loop.call_later(self.turn_seconds, self._time_out)
+            seconds = self.turn_seconds if seconds is None else seconds
+            self._deadline = loop.time() + seconds
+            self._timer = loop.call_later(seconds, self._time_out)
+            self.lobby.wal.deadline(self, time.time() + seconds)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

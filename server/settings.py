@@ -8,12 +8,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal, Self
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from protocol.values import MAX_CHAT_CHARS
+from server.storage.db import default_path
 
 LogLevel = Literal["debug", "info", "warning", "error"]
 
@@ -29,6 +31,13 @@ class Settings(BaseSettings):
     """Port for websockets, ``/healthz`` and ``/metrics`` (0: any free port)."""
     log_level: LogLevel = "info"
     log_format: Literal["text", "json"] = "text"
+
+    db: Path = Field(default_factory=default_path)
+    """The SQLite database holding tables, games in progress, resume tokens and finished games' records
+    (default ``$XDG_DATA_HOME/boneyard/boneyard.db``, else ``~/.local/share/boneyard/boneyard.db``)."""
+    durable: bool = True
+    """Keep state in ``db``, every action committed before anyone hears of it, so that a restart or
+    a crash loses no game; ``false``: memory only (tests, local games, benchmarks)."""
 
     max_frame_bytes: int = Field(default=4096, ge=256, le=4096)
     """The longest frame a client may send; longer closes the connection with 1009.

@@ -79,6 +79,7 @@ class Table(PlayingTable):
 
     def changed(self) -> None:
         self._info_packed = None
+        self.lobby.wal.table(self)
         self.lobby.table_changed(self)
 
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:

@@ -108,7 +108,7 @@ async def local_server() -> AsyncIterator[str]:
     from server.settings import Settings
 
     # BONEYARD_* environment variables still apply to everything not set here.
-    settings: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "log_level": "warning"}
+    settings: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "log_level": "warning", "durable": False}
     async with BoneyardServer(Settings(**settings)) as server:
         yield f"ws://127.0.0.1:{server.port}/"
 

@@ -77,6 +77,7 @@ async def server() -> AsyncIterator[Any]:
     settings: dict[str, Any] = {
         "host": "127.0.0.1",
         "port": 0,
+        "durable": False,
         "bot_delay_seconds": 0,
         "log_level": "warning",
     }

@@ -26,10 +26,11 @@ TIMEOUT = 10.0
 
 @asynccontextmanager
 async def running_server(**overrides: Any) -> AsyncIterator[BoneyardServer]:
-    """A server on 127.0.0.1, port 0; bots act at once, and clients that play at machine speed are
-    not rate-limited, unless the overrides say otherwise."""
+    """A server on 127.0.0.1, port 0, in memory only; bots act at once, and clients that play at machine
+    speed are not rate-limited, unless the overrides say otherwise."""
     options: dict[str, Any] = {
         "port": 0,
+        "durable": False,
         "bot_delay_seconds": 0.0,
         "commands_per_second": 10_000,
         "command_burst": 10_000,

@@ -16,9 +16,10 @@ from server_testkit import Player, running_server
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_sigterm_closes_every_client_with_1012_and_exits_0_within_5_seconds() -> None:
+async def test_sigterm_closes_every_client_with_1012_and_exits_0_within_5_seconds(tmp_path: Path) -> None:
     env = {
         **os.environ,
+        "BONEYARD_DB": str(tmp_path / "boneyard.db"),
         "BONEYARD_PORT": "1",  # overridden by --port: flags beat the environment
         "BONEYARD_LOG_FORMAT": "json",
         "BONEYARD_BOT_DELAY_SECONDS": "0.01",

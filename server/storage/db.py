@@ -1,0 +1,245 @@
+"""Opening the database: one server per file, checked before anything is written, migrated in steps.
+
+``open_database(path)`` takes an exclusive lock on ``PATH.lock`` (``flock``: released by the kernel
+when the process dies, even by ``kill -9``), then checks the file, reading only: it must be a SQLite
+database (``file is not a database`` otherwise), pass ``PRAGMA quick_check``, be Boneyard's
+(``application_id``) or empty, and have a schema version (``user_version``) this code knows. Only
+then does it migrate, one transaction per step, and switch to WAL. Every failure is a
+:class:`StorageError` with a one-line message, and leaves the file as it was.
+
+Durability: WAL with ``synchronous=FULL``, so every commit is fsynced before it is reported done,
+and survives power loss or an OS crash, not only a crash of the server process (``NORMAL`` would
+lose the last commits on power loss: a client could then have seen events the server forgets).
+The fsync cost is paid in a worker thread and shared by group commit (:mod:`server.storage.journal`).
+
+>>> import tempfile, pathlib
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     db = open_database(pathlib.Path(tmp) / "b.db")
+...     version = db.connection.execute("PRAGMA user_version").fetchone()[0]
+...     second = None
+...     try:
+...         open_database(pathlib.Path(tmp) / "b.db")
+...     except StorageError as error:
+...         second = "in use" in str(error)
+...     db.close()
+>>> version == SCHEMA_VERSION, second
+(True, True)
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+APPLICATION_ID = 0x426F6E79
+"""``PRAGMA application_id`` of a Boneyard database ("Bony")."""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: tables, their seats and the current game's actions; resume tokens; finished games' records.
+    (
+        f"PRAGMA application_id = {APPLICATION_ID}",
+        """CREATE TABLE tables (
+            table_id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            turn_seconds INTEGER,
+            status TEXT NOT NULL,
+            games INTEGER NOT NULL,
+            seed TEXT,
+            rematch TEXT NOT NULL,
+            deadline REAL,
+            deadline_move INTEGER
+        ) WITHOUT ROWID""",
+        """CREATE TABLE seats (
+            table_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            name TEXT,
+            bot INTEGER NOT NULL,
+            auto INTEGER NOT NULL,
+            token TEXT,
+            PRIMARY KEY (table_id, seat)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE sessions (
+            token TEXT PRIMARY KEY,
+            player_id TEXT NOT NULL,
+            name TEXT NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE actions (
+            table_id TEXT NOT NULL,
+            game INTEGER NOT NULL,
+            move INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            auto INTEGER NOT NULL,
+            PRIMARY KEY (table_id, game, move)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE records (
+            record_id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            record TEXT NOT NULL
+        )""",
+    ),
+    # 2: when each game finished, so that exports come out in the order games ended.
+    (
+        "ALTER TABLE records ADD COLUMN finished REAL NOT NULL DEFAULT 0",
+        "CREATE INDEX records_by_finish ON records (finished)",
+    ),
+)
+"""``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
+once released, never changes, so that a database written by any older version opens in this one."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+BUSY_MS = 2000
+"""How long a statement waits for a lock held by another process before giving up."""
+
+
+class StorageError(Exception):
+    """The database cannot be used; the message is one line, for the operator."""
+
+
+@dataclass(slots=True)
+class Database:
+    """An open, checked, migrated database, locked for this process until :meth:`close`."""
+
+    path: Path
+    connection: sqlite3.Connection
+    """The writer's connection (used by one thread at a time: the journal's worker once serving)."""
+    _lock_fd: int
+
+    def reader(self) -> sqlite3.Connection:
+        """Another connection, for reads on the event loop's thread (WAL: they never wait for the writer)."""
+        return connect(self.path)
+
+    def close(self) -> None:
+        self.connection.close()
+        os.close(self._lock_fd)  # releases the lock
+
+
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/boneyard/boneyard.db``, ``~/.local/share/boneyard/boneyard.db`` without it."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data) / "boneyard" / "boneyard.db"
+
+
+def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit), ``synchronous=FULL``."""
+    target = f"file:{path}?mode=ro" if read_only else str(path)
+    connection = sqlite3.connect(
+        target, uri=read_only, isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000
+    )
+    connection.execute("PRAGMA synchronous = FULL")
+    return connection
+
+
+def open_database(path: Path) -> Database:
+    """Lock, check, migrate and open the database at ``path`` (created if missing)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StorageError(f"cannot create the directory of {path}: {error.strerror}") from None
+    lock_fd = _lock(path)
+    try:
+        connection = _open(path)
+        try:
+            _migrate(connection, path, check(connection, path, writable=True))
+            mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode != "wal":
+                raise StorageError(f"{path}: cannot switch to WAL mode (journal mode stays {mode})")
+        except BaseException:
+            connection.close()
+            raise
+    except BaseException:
+        os.close(lock_fd)
+        raise
+    return Database(path, connection, lock_fd)
+
+
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """A checked, read-only connection (for exports; a server may be writing meanwhile)."""
+    if not path.is_file():
+        raise StorageError(f"no database at {path}")
+    connection = _open(path, read_only=True)
+    try:
+        check(connection, path, writable=False)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _open(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    try:
+        return connect(path, read_only=read_only)
+    except sqlite3.Error as error:
+        raise _error(path, error) from None
+
+
+def _lock(path: Path) -> int:
+    """An exclusive lock on ``PATH.lock`` holding our pid; StorageError if another process holds it."""
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        raise StorageError(f"cannot open the lock file {lock_path}: {error.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+        os.close(fd)
+        raise StorageError(f"{path} is in use by another Boneyard server (pid {holder})") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def check(connection: sqlite3.Connection, path: Path, *, writable: bool) -> int:
+    """Read-only checks: a SQLite file, intact, Boneyard's (or empty), a schema version we know."""
+    try:
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        app_id = int(connection.execute("PRAGMA application_id").fetchone()[0])
+        problems = [row[0] for row in connection.execute("PRAGMA quick_check").fetchmany(3)]
+        objects = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    except sqlite3.Error as error:
+        raise _error(path, error) from None
+    if problems != ["ok"]:
+        raise StorageError(f"{path} is corrupt: {'; '.join(problems)}")
+    if app_id != APPLICATION_ID and (app_id != 0 or objects):
+        raise StorageError(f"{path} is not a Boneyard database (it belongs to another application)")
+    if version > SCHEMA_VERSION:
+        raise StorageError(
+            f"{path} has schema version {version}, newer than this server knows ({SCHEMA_VERSION}): "
+            "run a newer Boneyard"
+        )
+    if not writable and version < 1:
+        raise StorageError(f"{path} holds no Boneyard data yet")
+    return version
+
+
+def _migrate(connection: sqlite3.Connection, path: Path, version: int) -> None:
+    """Bring the schema from ``version`` to :data:`SCHEMA_VERSION`, one transaction per step."""
+    try:
+        for step in range(version, SCHEMA_VERSION):
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[step]:
+                    connection.execute(statement)
+                connection.execute(f"PRAGMA user_version = {step + 1}")
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+    except sqlite3.Error as error:
+        raise _error(path, error) from None
+
+
+def _error(path: Path, error: sqlite3.Error) -> StorageError:
+    text = str(error)
+    if "not a database" in text or "malformed" in text:
+        return StorageError(f"{path} is corrupt or not a database ({text})")
+    if "locked" in text or "busy" in text:
+        return StorageError(f"{path} is locked by another process ({text})")
+    return StorageError(f"cannot use {path}: {text}")

@@ -1,0 +1,35 @@
+"""``boneyard-server records export``: finished games' records as JSON Lines, in the order they ended."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import TextIO
+
+from server.storage.db import StorageError, open_read_only
+
+
+def export_records(path: Path, out: TextIO, record_id: str | None = None) -> int:
+    """Write the records stored in ``path`` (only ``record_id``'s, if given) to ``out``; the count.
+
+    Reads through a read-only connection: a server may be running on the database meanwhile.
+    """
+    connection = open_read_only(path)
+    try:
+        query = "SELECT record FROM records"
+        params: tuple[str, ...] = ()
+        if record_id is not None:
+            query += " WHERE record_id = ?"
+            params = (record_id,)
+        count = 0
+        for (text,) in connection.execute(query + " ORDER BY finished, rowid", params):
+            out.write(text)
+            out.write("\n")
+            count += 1
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot read the records of {path}: {error}") from None
+    finally:
+        connection.close()
+    if record_id is not None and count == 0:
+        raise StorageError(f"no record {record_id} in {path}")
+    return count

@@ -1,0 +1,97 @@
+"""Rebuilding the lobby at start from what the database holds.
+
+Every stored table comes back with its seats, names, bots and resume tokens; a game in progress is
+dealt again from its stored seed and its stored actions are replayed through a fresh engine, which
+reproduces it exactly (the dealer is asked in the same order, so the same tiles come out). The turn
+then resumes: a bot moves, or a player's timer runs out at the stored wall-clock deadline.
+
+A restart drops every connection, so each restored session is treated as dropped at that moment:
+its seats wait ``grace_seconds`` for the player to resume with the same token. The per-session
+message log is not stored, so such a resume gets ``welcome{resumed: true, replayed: 0}`` and a fresh
+``snapshot`` of each table (PROTOCOL.md section 7); the new connection numbers its ``seq`` from its
+``hello`` as always.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from server.games.registry import game_spec
+from server.session import Session
+from server.storage.db import StorageError
+from server.storage.store import StoredSession, StoredTable
+from server.table import Table
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+
+log = logging.getLogger("boneyard.storage")
+
+
+def restore(lobby: Lobby, tables: list[StoredTable], sessions: dict[str, StoredSession]) -> int:
+    """Put the stored tables and sessions back in ``lobby``; the number of tables restored."""
+    now = time.time()
+    restored: dict[str, Session] = {}
+    turns: list[tuple[Table, float | None]] = []
+    for stored in tables:
+        try:
+            table = _table(lobby, stored, sessions, restored)
+        except Exception as error:
+            raise StorageError(f"table {stored.table_id} does not restore: {error}") from error
+        if table.status == "playing":
+            left = None
+            if stored.deadline is not None and stored.deadline_move == table.moves:
+                left = max(0.0, stored.deadline - now)
+            turns.append((table, left))
+    lobby.continue_ids([t.table_id for t in tables], [s.player_id for s in restored.values()])
+    for session in restored.values():
+        lobby.session_dropped(session)  # seats wait grace_seconds for the player to resume
+    for table, left in turns:
+        table.resume_turn(left)
+    if tables:
+        log.info("restored %d tables and %d sessions", len(tables), len(restored))
+    return len(tables)
+
+
+def _table(
+    lobby: Lobby, stored: StoredTable, sessions: dict[str, StoredSession], restored: dict[str, Session]
+) -> Table:
+    spec = game_spec(stored.game)
+    table = Table(lobby, stored.table_id, spec, spec.options_from_dict(stored.options), stored.turn_seconds)
+    table.status = stored.status
+    table.rematch = set(stored.rematch)
+    for row in stored.seats:
+        seat = table.seats[row.seat]
+        seat.name, seat.bot, seat.auto = row.name, row.bot, row.auto
+        if row.token is None:
+            continue
+        session = restored.get(row.token)
+        if session is None:
+            known = sessions.get(row.token)
+            if known is None:  # the token was forgotten as the seat was stored: given up
+                if stored.status == "playing":
+                    seat.make_bot()
+                else:
+                    seat.empty()
+                continue
+            session = restored[row.token] = _session(lobby, known)
+        seat.session = session
+        session.tables[table] = row.seat
+    if stored.seed is not None and stored.status != "waiting":
+        actions = [(seat, spec.action_from_record(action), auto) for seat, action, auto in stored.actions]
+        table.replay(stored.games, stored.seed, actions)
+    else:
+        table.games = stored.games
+    lobby.tables[table.table_id] = table
+    lobby.wal.table(table, stored=True)
+    return table
+
+
+def _session(lobby: Lobby, stored: StoredSession) -> Session:
+    """A session that holds seats and a token, and no log yet: its first resume gets snapshots."""
+    session = Session(stored.player_id, stored.name, lobby.settings.resume_buffer_frames)
+    session.token = stored.token
+    lobby.by_token[stored.token] = session
+    return session

@@ -1,0 +1,270 @@
+"""What the server writes to the database, and reads back at start.
+
+The write side is :class:`TableLog`, called by the lobby and the tables at the moments their
+durable state changes: a table's row and seats (:meth:`~TableLog.table`, from ``Table.changed``),
+each accepted action (from ``PlayingTable._commit``, before anyone hears of it), the turn's
+deadline, resume tokens, and finished games' records (:class:`SQLiteRecordStore`). Every write is
+a statement queued on the :class:`~server.storage.journal.Journal`, committed in the background
+before any frame that follows it is sent. :data:`NO_LOG` is the same interface doing nothing
+(``durable = false``).
+
+A table is stored as what rebuilds it: its options, seats and tokens, the current game's dealer
+seed and accepted actions (an engine is a pure function of its dealer and its actions), and the
+turn's deadline as wall-clock time. The read side (:func:`load`) returns exactly that.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from server.records import GameRecord, validated
+from server.storage.journal import Journal
+from server.wire import wire_action
+
+if TYPE_CHECKING:
+    from server.play import PlayingTable
+    from server.session import Session
+    from server.table import Table
+
+_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
+        seed = excluded.seed, rematch = excluded.rematch"""
+_UPSERT_SEAT = "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token) VALUES (?,?,?,?,?,?)"
+_INSERT_ACTION = "INSERT INTO actions (table_id, game, move, seat, action, auto) VALUES (?, ?, ?, ?, ?, ?)"
+_DROP_OLD_ACTIONS = "DELETE FROM actions WHERE table_id = ? AND game < ?"
+_SET_DEADLINE = "UPDATE tables SET deadline = ?, deadline_move = ? WHERE table_id = ?"
+_REMOVE_TABLE = (
+    "DELETE FROM actions WHERE table_id = ?",
+    "DELETE FROM seats WHERE table_id = ?",
+    "DELETE FROM tables WHERE table_id = ?",
+)
+_UPSERT_SESSION = "INSERT OR REPLACE INTO sessions (token, player_id, name) VALUES (?, ?, ?)"
+_DROP_SESSION = "DELETE FROM sessions WHERE token = ?"
+_INSERT_RECORD = "INSERT OR REPLACE INTO records (record_id, game, record, finished) VALUES (?, ?, ?, ?)"
+
+_ACTION_JSON: dict[object, str] = {}
+"""Engine actions as stored (their wire form as JSON), by value: a small, finite set."""
+
+
+class TableLog(Protocol):
+    """Where the lobby and the tables note every durable change."""
+
+    def table(self, table: Table, *, stored: bool = False) -> None:
+        """The table's row and seats as they are now (``stored``: they already are, after a restore)."""
+        ...
+
+    def table_removed(self, table_id: str) -> None: ...
+
+    def action(self, table: PlayingTable, seat: int, action: Any, auto: bool) -> None:
+        """An accepted action: move ``table.moves`` of game ``table.games``."""
+        ...
+
+    def deadline(self, table: PlayingTable, when: float) -> None:
+        """The seat to move must act by ``when`` (``time.time()`` seconds)."""
+        ...
+
+    def session(self, session: Session) -> None:
+        """A session holding a resume token."""
+        ...
+
+    def session_gone(self, token: str) -> None: ...
+
+
+class NoLog:
+    """A :class:`TableLog` that keeps nothing (``durable = false``)."""
+
+    def table(self, table: Table, *, stored: bool = False) -> None:
+        pass
+
+    def table_removed(self, table_id: str) -> None:
+        pass
+
+    def action(self, table: PlayingTable, seat: int, action: Any, auto: bool) -> None:
+        pass
+
+    def deadline(self, table: PlayingTable, when: float) -> None:
+        pass
+
+    def session(self, session: Session) -> None:
+        pass
+
+    def session_gone(self, token: str) -> None:
+        pass
+
+
+NO_LOG = NoLog()
+
+TableRows = tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]]
+
+
+class DurableLog:
+    """A :class:`TableLog` writing through the journal; a table's unchanged rows are not rewritten."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self._rows: dict[str, TableRows] = {}
+        """Each table's rows as last written: ``changed()`` often changes nothing stored."""
+
+    def table(self, table: Table, *, stored: bool = False) -> None:
+        table_id = table.table_id
+        if table.lobby.tables.get(table_id) is not table:
+            return  # removed already: never write it back
+        row = (
+            table_id,
+            table.spec.name,
+            json.dumps(table.options_dict),
+            table.turn_seconds,
+            table.status,
+            table.games,
+            table.seed,
+            json.dumps(sorted(table.rematch)),
+        )
+        seats = tuple(
+            (table_id, s.index, s.name, s.bot, s.auto, s.session.token if s.session else None)
+            for s in table.seats
+        )
+        before = self._rows.get(table_id)
+        self._rows[table_id] = (row, seats)
+        if stored or before == (row, seats):
+            return
+        write = self.journal.write
+        if before is None or before[0] != row:
+            write(_UPSERT_TABLE, row)
+        for i, seat in enumerate(seats):
+            if before is None or before[1][i] != seat:
+                write(_UPSERT_SEAT, seat)
+
+    def table_removed(self, table_id: str) -> None:
+        self._rows.pop(table_id, None)
+        for sql in _REMOVE_TABLE:
+            self.journal.write(sql, (table_id,))
+
+    def action(self, table: PlayingTable, seat: int, action: Any, auto: bool) -> None:
+        text = _ACTION_JSON.get(action)
+        if text is None:
+            text = _ACTION_JSON[action] = json.dumps(wire_action(action), separators=(",", ":"))
+        if table.moves == 0:  # a new game: the previous one's actions are in its record
+            self.journal.write(_DROP_OLD_ACTIONS, (table.table_id, table.games))
+        self.journal.write(_INSERT_ACTION, (table.table_id, table.games, table.moves, seat, text, auto))
+
+    def deadline(self, table: PlayingTable, when: float) -> None:
+        self.journal.write(_SET_DEADLINE, (when, table.moves, table.table_id))
+
+    def session(self, session: Session) -> None:
+        self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name))
+
+    def session_gone(self, token: str) -> None:
+        self.journal.write(_DROP_SESSION, (token,))
+
+
+class SQLiteRecordStore:
+    """The :class:`~server.records.RecordStore` of a durable server: records live in the database.
+
+    ``put`` queues the record with the game's last action, so both are committed before
+    ``game_over`` (carrying the record's id) reaches anyone; ``get`` reads with the loop's own
+    connection (WAL: never blocked by the writer).
+    """
+
+    def __init__(self, journal: Journal, reader: sqlite3.Connection) -> None:
+        self._journal = journal
+        self._reader = reader
+
+    def put(self, record_id: str, record: GameRecord) -> None:
+        params = (record_id, record.game, record.model_dump_json(), time.time())
+        self._journal.write(_INSERT_RECORD, params)
+
+    def get(self, record_id: str) -> GameRecord | None:
+        row = self._reader.execute("SELECT record FROM records WHERE record_id = ?", (record_id,)).fetchone()
+        return None if row is None else validated(json.loads(row[0]))
+
+
+# --- reading back ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    seat: int
+    name: str | None
+    bot: bool
+    auto: bool
+    token: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    turn_seconds: int | None
+    status: str
+    games: int
+    seed: str | None
+    rematch: list[int]
+    deadline: float | None
+    deadline_move: int | None
+    seats: list[StoredSeat]
+    actions: list[tuple[int, dict[str, Any], bool]]
+    """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSession:
+    token: str
+    player_id: str
+    name: str
+
+
+def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
+    """Every stored table (in the order they were created) and every session holding a token."""
+    seats: dict[str, list[StoredSeat]] = {}
+    for table_id, seat, name, bot, auto, token in connection.execute(
+        "SELECT table_id, seat, name, bot, auto, token FROM seats ORDER BY table_id, seat"
+    ):
+        seats.setdefault(table_id, []).append(StoredSeat(seat, name, bool(bot), bool(auto), token))
+    actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
+    for table_id, seat, action, auto in connection.execute(
+        "SELECT a.table_id, a.seat, a.action, a.auto FROM actions AS a"
+        " JOIN tables AS t ON a.table_id = t.table_id AND a.game = t.games ORDER BY a.table_id, a.move"
+    ):
+        actions.setdefault(table_id, []).append((seat, json.loads(action), bool(auto)))
+    tables = [
+        StoredTable(
+            table_id=row[0],
+            game=row[1],
+            options=json.loads(row[2]),
+            turn_seconds=row[3],
+            status=row[4],
+            games=row[5],
+            seed=row[6],
+            rematch=json.loads(row[7]),
+            deadline=row[8],
+            deadline_move=row[9],
+            seats=seats.get(row[0], []),
+            actions=actions.get(row[0], []),
+        )
+        for row in connection.execute(
+            "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
+            " deadline_move FROM tables"
+        )
+    ]
+    tables.sort(key=lambda t: id_number(t.table_id))
+    sessions = {
+        token: StoredSession(token, player_id, name)
+        for token, player_id, name in connection.execute("SELECT token, player_id, name FROM sessions")
+    }
+    return tables, sessions
+
+
+def id_number(identifier: str) -> int:
+    """The number in an id like ``t12`` or ``p7`` (0 if there is none).
+
+    >>> id_number("t12"), id_number("p7"), id_number("x")
+    (12, 7, 0)
+    """
+    digits = identifier[1:]
+    return int(digits) if digits.isdigit() else 0

@@ -1,0 +1,146 @@
+"""Nothing lost: a server killed (``kill -9``) or stopped (SIGTERM) mid-hand comes back with every game.
+
+Two players at a Moon and a Straight table (with bots) play part of a hand on a real server
+subprocess with a real SQLite file; the server dies; a new one starts on the same file; the
+players resume with their tokens and play on; both games finish; the records that
+``boneyard-server records export`` writes replay through the rules and hold every action once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from durability_kit import ServerProcess, export, record_actions, seen_actions, server_on
+from server_testkit import Player, choose, is_event
+
+from server.games.records import replay
+
+TABLES = {
+    "ana": {"game": "moon", "options": {"target": 7}, "bots": [1, 2]},
+    "bea": {"game": "straight", "options": {"players": 2, "target": 60}, "bots": [1]},
+}
+
+
+class Seated:
+    """A player at one table, noting the actions the server confirmed (``ok``)."""
+
+    def __init__(self, player: Player, table_id: str) -> None:
+        self.player = player
+        self.table_id = table_id
+        self.acted: list[dict[str, Any]] = []
+        self.rng = random.Random(player.name)
+        self.record_id: str | None = None
+
+    async def act_on_turn(self) -> bool:
+        """Read to this seat's next turn and act; False once the game is over."""
+        player = self.player
+        while True:
+            message = await player.next()
+            assert message.type != "error", message
+            if is_event("game_over")(message) and message.table_id == self.table_id:
+                self.record_id = message.event.record_id
+                return False
+            if message.type == "turn" and message.table_id == self.table_id and message.legal_actions:
+                action = choose(message.legal_actions, self.rng).model_dump()
+                sent = await player.send(type="act", table_id=self.table_id, action=action)
+                reply = await player.reply_to(sent)
+                assert reply.type == "ok", reply
+                self.acted.append(action)
+                return True
+
+    async def play_into_a_hand(self, acts: int) -> None:
+        """Act ``acts`` times, then on until the hand in progress is not over (the server dies mid-hand)."""
+        while len(self.acted) < acts or not mid_hand(self.player.log, self.table_id):
+            assert await self.act_on_turn(), "the game ended before the server was stopped"
+
+    async def play_to_the_end(self) -> None:
+        while await self.act_on_turn():
+            pass
+
+
+def mid_hand(messages: list[Any], table_id: str) -> bool:
+    marks = [
+        m.event.type
+        for m in messages
+        if m.type == "event" and m.table_id == table_id and m.event.type in ("hand_started", "hand_scored")
+    ]
+    return bool(marks) and marks[-1] == "hand_started"
+
+
+async def sit_down(server: ServerProcess) -> dict[str, Seated]:
+    seated = {}
+    for name, table in TABLES.items():
+        player = await Player.connect(server.url, name)
+        created = await player.request(type="create_table", seat=0, turn_seconds=None, **table)
+        seated[name] = Seated(player, created.table.table_id)
+    return seated
+
+
+async def resume(server: ServerProcess, before: Seated) -> Seated:
+    """A new connection resuming the old one's session: the seat comes back, with a fresh snapshot."""
+    old = before.player
+    assert old.token is not None
+    player = await Player.connect(server.url, old.name, identify=False)
+    resume = {"token": old.token, "last_seq": old.seq}
+    welcome = await player.request(type="identify", name=old.name, resume=resume)
+    assert welcome.type == "welcome" and welcome.resumed and welcome.replayed == 0, welcome
+    assert [(s.table_id, s.seat) for s in welcome.seats] == [(before.table_id, 0)]
+    snapshot = await player.until(lambda m: m.type == "snapshot")
+    assert snapshot.table.table_id == before.table_id and snapshot.view is not None
+    assert snapshot.table.status == "playing"
+    player.token, player.seat, player.table_id = old.token, 0, before.table_id
+    after = Seated(player, before.table_id)
+    after.acted, after.rng = before.acted, before.rng
+    return after
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+async def test_games_survive_the_server_dying_mid_hand(tmp_path: Path, signum: int) -> None:
+    db = tmp_path / "boneyard.db"
+    async with server_on(db) as first:
+        seated = await sit_down(first)
+        await asyncio.gather(*(s.play_into_a_hand(acts=3) for s in seated.values()))
+        code = await first.stop(signum)
+        closes = [await s.player.closed_with(5) for s in seated.values()]  # reading all they were sent
+        if signum == signal.SIGTERM:
+            assert (code, closes) == (0, [1012, 1012])
+        else:
+            assert (code, closes) == (-signal.SIGKILL, [1006, 1006])
+        seen = {name: seen_actions(s.player.log, s.table_id) for name, s in seated.items()}
+
+    async with server_on(db) as second:
+        resumed = {name: await resume(second, s) for name, s in seated.items()}
+        await asyncio.gather(*(s.play_to_the_end() for s in resumed.values()))
+        fetched = {}
+        for name, s in resumed.items():
+            assert s.record_id is not None
+            reply = await s.player.request(type="get_record", record_id=s.record_id)
+            fetched[name] = reply.record.model_dump(mode="json")
+        assert await second.stop() == 0
+
+    records = await export(db)
+    assert len(records) == 2
+    for name, s in resumed.items():
+        (record,) = [r for r in records if r == fetched[name]]
+        replay(record)  # every action legal, every hand's scores and the winner as the rules give them
+        actions = record_actions(record)
+        # What the players saw before the server died is what the server kept: nothing seen was forgotten.
+        assert actions[: len(seen[name])] == seen[name]
+        # Each action the player took (and was told ``ok`` for) is in the record once, in order.
+        mine = [{k: v for k, v in a.items() if k not in ("seat", "auto")} for h in record["hands"]
+                for a in h["actions"] if a["seat"] == 0]  # fmt: skip
+        assert [strip(a) for a in mine] == [strip(a) for a in s.acted]
+        assert not any(a.get("auto") for h in record["hands"] for a in h["actions"])
+
+
+def strip(action: dict[str, Any]) -> dict[str, Any]:
+    """An action as the record keeps it (no ``end`` in Moon; a draw's tile is the record's own)."""
+    out = {k: (list(v) if isinstance(v, tuple) else v) for k, v in action.items() if v is not None}
+    if out["type"] == "draw":
+        out.pop("tile", None)
+    return out

@@ -1,0 +1,131 @@
+"""In-process durable servers: write-ahead (frames wait for the commit), a failing disk, and what a
+restart restores (seats, tokens, waiting tables, deadlines, ids)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_testkit import Player, running_server
+
+from server.storage.journal import Journal
+
+
+def durable(tmp_path: Path, **overrides: Any) -> Any:
+    return running_server(durable=True, db=tmp_path / "boneyard.db", **overrides)
+
+
+async def my_turn(player: Player) -> Any:
+    return await player.until(lambda m: m.type == "turn" and m.seat == player.seat and m.legal_actions)
+
+
+def stored_actions(db: Path) -> int:
+    connection = sqlite3.connect(db)
+    try:
+        return int(connection.execute("SELECT count(*) FROM actions").fetchone()[0])
+    finally:
+        connection.close()
+
+
+async def test_an_actions_frames_wait_until_it_is_committed(tmp_path: Path, monkeypatch: Any) -> None:
+    gate = threading.Event()
+    gate.set()
+    commit = Journal._commit
+
+    def slow_commit(self: Journal) -> None:
+        assert gate.wait(10)
+        commit(self)
+
+    monkeypatch.setattr(Journal, "_commit", slow_commit)
+    async with durable(tmp_path) as server:
+        ana = await Player.connect(server.url, "ana")
+        await ana.request(type="create_table", game="straight", options={"players": 2}, seat=0, bots=[1])
+        turn = await my_turn(ana)
+        before = stored_actions(tmp_path / "boneyard.db")
+        gate.clear()
+        sent = await ana.send(type="act", table_id=turn.table_id, action=turn.legal_actions[0].model_dump())
+        with pytest.raises(TimeoutError):
+            await ana.next(timeout=0.3)  # the events and the ok are held while the commit hangs
+        assert stored_actions(tmp_path / "boneyard.db") == before
+        gate.set()
+        reply = await ana.reply_to(sent)
+        assert reply.type == "ok"
+        assert any(m.type == "event" and m.event.type == "tile_played" for m in ana.log)
+        assert stored_actions(tmp_path / "boneyard.db") > before
+
+
+async def test_a_failed_commit_stops_the_server_before_anyone_hears_of_the_action(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    failing = threading.Event()
+    commit = Journal._commit
+
+    def flaky_commit(self: Journal) -> None:
+        if failing.is_set():
+            raise sqlite3.OperationalError("disk I/O error")
+        commit(self)
+
+    monkeypatch.setattr(Journal, "_commit", flaky_commit)
+    async with durable(tmp_path) as server:
+        ana = await Player.connect(server.url, "ana")
+        await ana.request(type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=None)
+        turn = await my_turn(ana)
+        seen = len(ana.log)
+        failing.set()
+        await ana.send(type="act", table_id=turn.table_id, action=turn.legal_actions[0].model_dump())
+        assert await ana.closed_with(5) == 1012
+        assert not any(m.type in ("event", "ok") for m in ana.log[seen:])
+        assert isinstance(server.failed, sqlite3.OperationalError)
+
+
+async def test_a_restart_restores_seats_tokens_waiting_tables_and_deadlines(tmp_path: Path) -> None:
+    async with durable(tmp_path) as server:
+        ana = await Player.connect(server.url, "ana")
+        created = await ana.request(type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=30)
+        moon_id = created.table.table_id
+        turn = await my_turn(ana)
+        deadline = time.monotonic() + turn.time_left_ms / 1000
+        bo = await Player.connect(server.url, "bo")
+        waiting = await bo.request(type="create_table", game="straight", options={"players": 2}, seat=1)
+        straight_id = waiting.table.table_id
+        wes = await Player.connect(server.url, "wes")
+        await wes.request(type="spectate", table_id=moon_id)
+    await asyncio.sleep(1.0)
+
+    async with durable(tmp_path) as server:
+        assert server.lobby is not None
+        tables = server.lobby.tables
+        assert sorted(tables) == sorted([moon_id, straight_id])
+        moon, straight = tables[moon_id], tables[straight_id]
+        assert moon.status == "playing" and straight.status == "waiting"
+        assert [s.info()["name"] for s in moon.seats] == ["ana", "bot-1", "bot-2"]
+        assert [s.session is not None for s in straight.seats] == [False, True]
+        assert not moon.spectators and not moon.seats[0].connected
+        left = moon.time_left_ms()
+        assert left is not None and abs(left / 1000 - (deadline - time.monotonic())) < 0.5
+
+        back = await Player.connect(server.url, "ana", identify=False)
+        resume = {"token": ana.token, "last_seq": ana.seq}
+        welcome = await back.request(type="identify", name="ana", resume=resume)
+        assert (welcome.resumed, welcome.replayed, welcome.player_id) == (True, 0, "p1")
+        snapshot = await back.until(lambda m: m.type == "snapshot")
+        assert snapshot.view.hand == turn_hand(ana, moon_id)
+        assert (await back.until(lambda m: m.type == "turn")).seat == 0
+
+        cy = await Player.connect(server.url, "cy")
+        assert cy.log[-1].player_id == "p3"  # new ids go on past the restored ones (p1, p2)
+        created = await cy.request(type="create_table", game="moon", seat=None, bots=[0, 1, 2])
+        assert created.table.table_id == "t3"
+        await cy.request(type="join", table_id=straight_id, seat=0)
+        assert tables[straight_id].status == "playing"
+
+
+def turn_hand(player: Player, table_id: str) -> Any:
+    """The player's hand as their last snapshot and the events since showed it (no tile played yet)."""
+    snapshot = [m for m in player.log if m.type == "snapshot" and m.table.table_id == table_id][-1]
+    return snapshot.view.hand
