@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 
 from clients.cli.core.layout import spinner_covered
@@ -23,7 +24,7 @@ from clients.cli.core.mirror import TableMirror
 from clients.cli.core.rules import Tile, is_trump, trump_word
 from protocol import MoonView, StraightView
 
-Fragments = list[tuple[str, str]]
+Fragments = StyleAndTextTuples
 
 STYLE = Style.from_dict(
     {
@@ -48,7 +49,7 @@ STYLE = Style.from_dict(
 
 def plain(fragments: Fragments) -> str:
     """The text of some fragments, without styles."""
-    return "".join(text for _, text in fragments)
+    return "".join(fragment[1] for fragment in fragments)
 
 
 def tile(t: Sequence[int], style: str = "class:tile") -> Fragments:
