@@ -13,9 +13,9 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from protocol import RECORD_ADAPTER
 from server.games.base import Engine, RandomDealer
 from server.games.registry import GameSpec
+from server.records import validated
 
 
 def play_bots(spec: GameSpec, engine: Engine, rng: random.Random) -> Engine:
@@ -33,7 +33,7 @@ def simulate(spec: GameSpec, options: Any, games: int, seed: int) -> Iterator[di
         dealer = RandomDealer(f"{seed}/{number}/deal")
         engine = play_bots(spec, spec.new_game(options, dealer), random.Random(f"{seed}/{number}/bots"))
         record = engine.record(names)
-        RECORD_ADAPTER.validate_python(record)  # never write a record the public format would refuse
+        validated(record)  # never write a record the public format would refuse
         yield record
 
 

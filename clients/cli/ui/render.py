@@ -21,7 +21,7 @@ from prompt_toolkit.styles import Style
 
 from clients.cli.core.layout import spinner_covered
 from clients.cli.core.mirror import TableMirror
-from clients.cli.core.rules import Tile, is_trump, trump_word
+from clients.cli.core.rules import is_trump, trump_word
 from protocol import MoonView, StraightView
 
 Fragments = StyleAndTextTuples
@@ -287,7 +287,3 @@ def table_line(table: Any) -> Fragments:
     watchers = f", {table.spectators} watching" if table.spectators else ""
     return [("class:title", f"{table.table_id:<8}"), ("", f" {table.game:<8} {table.status:<8} "),
             *seats_line(table), ("class:dim", f"   ({options}; {timer}{watchers})")]  # fmt: skip
-
-
-def tiles_plain(ts: Sequence[Tile]) -> str:
-    return plain(tiles(ts))
