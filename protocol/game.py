@@ -29,7 +29,7 @@ from typing import Annotated, Literal, get_args
 from pydantic import Field
 
 from protocol.envelope import CommandBase, ServerMessageBase
-from protocol.values import Bid, Count, End, GameName, Id, Score, Seat, Seq, Str, Tile, Trump, WireModel
+from protocol.values import Bid, Bool, Count, End, GameName, Id, Score, Seat, Seq, Str, Tile, Trump, WireModel
 
 # --- actions -------------------------------------------------------------------------------
 
@@ -335,6 +335,9 @@ class MoonEventMessage(ServerMessageBase):
     type: Literal["event"]
     table_id: Id
     game: Literal["moon"]
+    auto: Bool = False
+    """True for the events of an action the server took for a player (their turn timed out, or they
+    were away): the record marks that action ``auto`` too. False for a player's or a bot's own."""
     event: MoonEvent
 
 
@@ -344,6 +347,9 @@ class StraightEventMessage(ServerMessageBase):
     type: Literal["event"]
     table_id: Id
     game: Literal["straight"]
+    auto: Bool = False
+    """True for the events of an action the server took for a player (their turn timed out, or they
+    were away): the record marks that action ``auto`` too. False for a player's or a bot's own."""
     event: StraightEvent
 
 

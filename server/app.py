@@ -108,6 +108,8 @@ class BoneyardServer:
         loop = asyncio.get_running_loop()
         if settings.durable:
             self.storage = await Storage.open(settings.db, self._storage_failed)
+            journal = self.storage.journal
+            journal.on_commit = self.metrics.watch_database(settings.db, journal.queued_statements)
             if self._own_store:
                 self.store = self.storage.records
         try:
@@ -144,6 +146,7 @@ class BoneyardServer:
         self._ctx = ServerContext(self.lobby, Outbox(loop, gate), decode_limits, body_of(hello))
         if storage is not None:
             restore(self.lobby, *storage.load())
+            storage.log.logs_restored()
         self._server = await serve(
             self._handle,
             settings.host,
@@ -211,6 +214,9 @@ class BoneyardServer:
             for task in (self._heartbeat, self._gc_keeper):
                 if task is not None:
                     task.cancel()
+            if self.storage is not None and self.failed is None:
+                # Sessions' logs, for exact resumes after the restart (seats were stored as they changed).
+                self.storage.log.session_logs(self.lobby.by_token.values())
             if self.storage is not None:
                 await self.storage.close()  # everything queued is committed first
             self._stopped.set()

@@ -10,11 +10,20 @@ Each server has its own registry (tests run several servers in one process). Ser
 - ``boneyard_command_latency_seconds``: from a command frame's arrival to its broadcast frames being
   written to the sockets;
 - ``boneyard_actions_total{by}``: game actions applied, by who took them (``player``, ``bot``, ``auto``).
+
+A durable server adds its database's:
+
+- ``boneyard_db_commits_total`` and ``boneyard_db_statements_total``: transactions committed (each a
+  group of every table's writes of a moment) and the statements in them;
+- ``boneyard_db_commit_seconds``: how long each commit took (the fsync, mostly): frames wait for it;
+- ``boneyard_db_queued_statements``: statements waiting for the next commit, counted when scraped;
+- ``boneyard_db_size_bytes{file}``: the database file and its write-ahead log, measured when scraped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -35,6 +44,24 @@ class _TableCollector(Collector):
         for game, status, count in self._counts():
             family.add_metric([game, status], count)
         yield family
+
+
+class _DatabaseCollector(Collector):
+    def __init__(self, path: Path, queued: Callable[[], int]) -> None:
+        self._path = path
+        self._queued = queued
+
+    def collect(self) -> Iterator[Metric]:
+        queued = GaugeMetricFamily("boneyard_db_queued_statements", "Statements waiting for the next commit.")
+        queued.add_metric([], self._queued())
+        yield queued
+        size = GaugeMetricFamily("boneyard_db_size_bytes", "Database files' sizes.", labels=["file"])
+        for name, path in (("db", self._path), ("wal", self._path.with_name(self._path.name + "-wal"))):
+            try:
+                size.add_metric([name], path.stat().st_size)
+            except OSError:
+                size.add_metric([name], 0)  # no WAL between checkpoints is no error
+        yield size
 
 
 class Metrics:
@@ -77,6 +104,23 @@ class Metrics:
 
     def action(self, by: str, count: int = 1) -> None:
         self._child(self._actions, "action", by).inc(count)
+
+    def watch_database(self, path: Path, queued: Callable[[], int]) -> Callable[[int, float], None]:
+        """Add the database's series; returns what the journal calls after each commit."""
+        reg = self.registry
+        commits = Counter("boneyard_db_commits", "Database transactions committed.", registry=reg)
+        statements = Counter("boneyard_db_statements", "Statements committed.", registry=reg)
+        seconds = Histogram(
+            "boneyard_db_commit_seconds", "How long each commit took.", buckets=LATENCY_BUCKETS, registry=reg
+        )
+        reg.register(_DatabaseCollector(path, queued))
+
+        def committed(count: int, took: float) -> None:
+            commits.inc()
+            statements.inc(count)
+            seconds.observe(took)
+
+        return committed
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every series."""

@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from server.errors import CommandError
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boneyard.table")
 
-_BOTS_RANDOM = random.Random()
-
 Listener = tuple[Session, int | None]
 """A session at the table and what it may see: its seat, or ``None`` for a spectator."""
 
@@ -53,7 +52,6 @@ class PlayingTable:
         "lobby",
         "moves",
         "options",
-        "rng",
         "seats",
         "seed",
         "spec",
@@ -81,10 +79,8 @@ class PlayingTable:
         """The current game's dealer seed: secret, stored, so that a restart deals the same tiles."""
         self.moves = 0
         """Actions accepted in the current game."""
-        self.rng = _BOTS_RANDOM
-        """The bots' tie-breaker: shared by all tables, unless ``settings.seed`` asks for reproducibility."""
         self._events = EventEncoder(spec.name, table_id)
-        self._timer: asyncio.TimerHandle | asyncio.Handle | None = None
+        self._timer: asyncio.TimerHandle | asyncio.Handle | AfterCommit | None = None
         self._deadline: float | None = None
         """Loop time by which the (human) seat to move must act; ``None``: no timer running."""
 
@@ -92,6 +88,10 @@ class PlayingTable:
 
     def changed(self) -> None:
         """The table's public description changed (push ``table_updated``)."""
+        raise NotImplementedError
+
+    def stored(self) -> None:
+        """Something durable but not public changed (a seat's timeouts): write the table down."""
         raise NotImplementedError
 
     def snapshot_body(self, viewer: int | None, reply_to: Any = None) -> bytes:
@@ -142,8 +142,6 @@ class PlayingTable:
         fixed = self.lobby.settings.seed
         if seed is None:
             seed = new_seed() if fixed is None else f"{fixed}/{self.table_id}/{games}"
-        if fixed is not None:
-            self.rng = random.Random(f"{fixed}/{self.table_id}/{games}/bots")
         self.games, self.seed, self.moves = games, seed, 0
         self.engine = self.spec.new_game(self.options, KeyedDealer(seed))
         return self.engine
@@ -194,10 +192,13 @@ class PlayingTable:
         except IllegalAction as error:
             raise CommandError(error.code, str(error)) from None  # type: ignore[arg-type]
         self.lobby.metrics.action("player")
-        holder.timeouts = 0
         if holder.auto:  # acting takes the seat back from the server
             holder.auto = False
+            holder.timeouts = 0
             self.seat_status(holder)
+        elif holder.timeouts:
+            holder.timeouts = 0
+            self.stored()
         self._after(events)
 
     def _commit(self, seat: int, action: Any, *, auto: bool) -> list[Event]:
@@ -213,11 +214,11 @@ class PlayingTable:
         self.moves += 1
         return events
 
-    def _after(self, events: list[Event]) -> None:
+    def _after(self, events: list[Event], *, auto: bool = False) -> None:
         engine = self.engine
         assert engine is not None
         record_id = self._store_record() if engine.is_over else None
-        self._fan_out(events, record_id)
+        self._fan_out(events, record_id, auto)
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:
@@ -232,16 +233,17 @@ class PlayingTable:
         if handed:
             self.changed()
 
-    def _fan_out(self, events: list[Event], record_id: str | None = None) -> None:
-        """Each event to each listener as that listener may see it; each distinct form encoded once."""
+    def _fan_out(self, events: list[Event], record_id: str | None = None, auto: bool = False) -> None:
+        """Each event to each listener as that listener may see it; each distinct form encoded once
+        (``auto``: they are the events of an action the server took for a player)."""
         listeners = self.listeners()
         if not listeners:
             return
-        encode = self._events.body
+        encode = partial(self._events.body, auto=auto)
         for event in events:
             public: bytes | None = None
             private: dict[Event, bytes] = {}
-            extra = {"record_id": record_id} if event.type == "game_over" else {}
+            extra: dict[str, Any] = {"record_id": record_id} if event.type == "game_over" else {}
             for session, viewer in listeners:
                 seen = event.seen_by(viewer)
                 if seen is None:
@@ -265,21 +267,32 @@ class PlayingTable:
         listeners = self.listeners()
         if not listeners:
             return
-        turn: dict[str, Any] = {
+        public = self._turn_body(mover, None)
+        for session, viewer in listeners:
+            session.deliver(self._turn_body(mover, viewer) if viewer == mover else public)
+
+    def _turn_body(self, mover: int, viewer: int | None) -> bytes:
+        """``turn`` as ``viewer`` gets it: with the legal actions if it is the seat to move (and no bot
+        plays it through a hand-over)."""
+        assert self.engine is not None
+        legal = []
+        if viewer == mover and not self.seats[mover].handing_over:
+            legal = [wire_action(a) for a in self.engine.legal_actions(mover)]
+        turn = {
             "type": "turn",
             "seq": 1,
             "table_id": self.table_id,
             "seat": mover,
             "time_left_ms": self.time_left_ms(),
-            "legal_actions": [],
+            "legal_actions": legal,
         }
-        public = body_of_dict(turn)
-        for session, viewer in listeners:
-            if viewer == mover and not self.seats[mover].handing_over:
-                turn["legal_actions"] = [wire_action(a) for a in engine.legal_actions(mover)]
-                session.deliver(body_of_dict(turn))
-            else:
-                session.deliver(public)
+        return body_of_dict(turn)
+
+    def remind_turn(self, session: Session, seat: int) -> None:
+        """After a resume: the player's turn again, if they are to move, with the time really left."""
+        engine = self.engine
+        if self.status == "playing" and engine is not None and engine.to_move == seat:
+            session.deliver(self._turn_body(seat, seat))
 
     def _schedule(self, seat: Seat, seconds: float | None = None) -> None:
         """Arm the table's one timer for the seat to move: a bot's move, or the player's time running out
@@ -289,7 +302,10 @@ class PlayingTable:
         settings = self.lobby.settings
         if seat.bot_plays:
             if self.bots_only():
-                self._timer = loop.call_soon(self._bot_move)  # flat out, but one move per loop pass
+                # Flat out, one move per loop pass, and no faster than moves are committed: a table of
+                # bots outrunning the disk would pile up frames held for the commit, without bound.
+                pending = self._timer = AfterCommit(partial(loop.call_soon, self._bot_move))
+                self.lobby.wal.after_commit(pending)
             elif seat.auto and seat.connected and not seat.bot:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
                 self._timer = loop.call_later(settings.auto_turn_seconds, self._bot_move)
@@ -323,7 +339,9 @@ class PlayingTable:
         log.info("turn timed out", extra=ids(table_id=self.table_id, seat=seat.index))
         if seat.timeouts >= self.lobby.settings.timeouts_before_auto and not seat.auto:
             seat.auto = True
-            self.seat_status(seat)
+            self.seat_status(seat)  # stores the table too
+        else:
+            self.stored()
         self._play_for(seat)
 
     def _bot_move(self) -> None:
@@ -339,14 +357,21 @@ class PlayingTable:
         assert engine is not None
         auto = not seat.bot
         try:
-            action = self.spec.bot(engine.view(seat.index), self.rng)
+            action = self.spec.bot(engine.view(seat.index), self.bot_random())
             events = self._commit(seat.index, action, auto=auto)
         except Exception:
             where = ids(table_id=self.table_id, seat=seat.index)
             log.exception("the bot failed; the table stops", extra=where)
             return
         self.lobby.metrics.action("auto" if auto else "bot")
-        self._after(events)
+        self._after(events, auto=auto)
+
+    def bot_random(self) -> random.Random:
+        """The bot's tie-breaker for this move: drawn from the game's secret seed and the move number,
+        so that a restored table's bots choose exactly as they would have (and a fixed
+        ``settings.seed`` replays a whole table). The seed only goes in through SHA-512, so the
+        choices reveal nothing of it."""
+        return random.Random(f"bots/{self.seed}/{self.moves}")
 
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""
@@ -371,3 +396,20 @@ class PlayingTable:
     def stop(self) -> None:
         """Stop the table's timer for good (shutdown, removal): no bot moves, no timeouts."""
         self._cancel_timer()
+
+
+class AfterCommit:
+    """A bot move waiting for the commit of the table's last action; cancelled like a timer handle."""
+
+    __slots__ = ("_callback",)
+
+    def __init__(self, callback: Callable[[], object]) -> None:
+        self._callback: Callable[[], object] | None = callback
+
+    def cancel(self) -> None:
+        self._callback = None
+
+    def __call__(self) -> None:
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            callback()

@@ -82,6 +82,9 @@ class Table(PlayingTable):
         self.lobby.wal.table(self)
         self.lobby.table_changed(self)
 
+    def stored(self) -> None:
+        self.lobby.wal.table(self)
+
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:
         """A ``snapshot`` of this table as ``viewer`` (a seat, or ``None``) may see it."""
         view = None
@@ -226,10 +229,13 @@ class Table(PlayingTable):
     def seat_connected(self, seat: int) -> None:
         """The seat's player is back: the server stops playing for them."""
         holder = self.seats[seat]
-        holder.auto = False
-        holder.timeouts = 0
+        was_auto, holder.auto, holder.timeouts = holder.auto, False, 0
         self.seat_status(holder)
-        self.restart_turn(holder)
+        if was_auto:
+            self.restart_turn(holder)  # the server was playing for them: their turn starts afresh
+        elif holder.session is not None:
+            # Their timer runs on to its deadline (reconnecting buys no time); they are reminded of it.
+            self.remind_turn(holder.session, seat)
 
     def seat_disconnected(self, seat: int) -> None:
         self.seat_status(self.seats[seat])

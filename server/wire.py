@@ -111,17 +111,23 @@ def engine_action(spec: GameSpec, action: BaseModel) -> Any | None:
 class EventEncoder:
     """Encodes one table's events as ``event`` bodies (the table id and game are encoded once)."""
 
-    __slots__ = ("_game", "_prefix")
+    __slots__ = ("_game", "_prefixes")
 
     def __init__(self, game: str, table_id: str) -> None:
         if game not in ENGINE_EVENTS:
             raise ValueError(f"no events for game {game!r}")
         self._game = game
-        head = body_of_dict({"type": "event", "seq": 1, "table_id": table_id, "game": game, "event": None})
-        self._prefix = head[:-1]  # everything but the packed None of "event"
+        self._prefixes = tuple(
+            # everything but the packed None of "event"
+            body_of_dict(
+                {"type": "event", "seq": 1, "table_id": table_id, "game": game, "auto": auto, "event": None}
+            )[:-1]
+            for auto in (False, True)
+        )
 
-    def body(self, event: object, **overrides: object) -> bytes:
-        """The body of an engine event as one viewer sees it (already passed through ``seen_by``)."""
+    def body(self, event: object, auto: bool = False, **overrides: object) -> bytes:
+        """The body of an engine event as one viewer sees it (already passed through ``seen_by``);
+        ``auto``: the server took the action for a player."""
         packed = _EVENTS.get(event) if not overrides else None
         if packed is None:
             model = event_from_engine(self._game, event, **overrides)  # type: ignore[arg-type]
@@ -130,7 +136,7 @@ class EventEncoder:
                 if len(_EVENTS) >= _EVENTS_KEPT:
                     _EVENTS.clear()
                 _EVENTS[event] = packed
-        return self._prefix + packed
+        return self._prefixes[auto] + packed
 
 
 _EVENTS: dict[object, bytes] = {}

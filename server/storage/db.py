@@ -87,6 +87,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE records ADD COLUMN finished REAL NOT NULL DEFAULT 0",
         "CREATE INDEX records_by_finish ON records (finished)",
     ),
+    # 3: a seat's turn timeouts in a row; a session's last seq and message log, kept over a graceful
+    # restart so that a resume after it replays exactly what was missed.
+    (
+        "ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE sessions ADD COLUMN log BLOB",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

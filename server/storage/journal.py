@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -64,6 +65,8 @@ class Journal:
         self.failed: BaseException | None = None
         self.commits = 0
         self.statements = 0
+        self.on_commit: Callable[[int, float], None] | None = None
+        """Told each commit's statements and seconds (metrics)."""
 
     # -- the loop's side ------------------------------------------------------------------------------
 
@@ -78,6 +81,10 @@ class Journal:
         if self._running is None and not self._scheduled:
             self._scheduled = True
             self._loop.call_soon(self._submit)  # the rest of this loop step goes in the same batch
+
+    def queued_statements(self) -> int:
+        """Statements waiting for the next batch."""
+        return len(self._queued)
 
     def pending(self) -> bool:
         """Something queued is not yet committed (frames must wait)."""
@@ -131,10 +138,10 @@ class Journal:
         except Exception as error:
             self._fail(error)
             return
-        future = self._loop.run_in_executor(self._executor, self._commit)
+        future = self._loop.run_in_executor(self._executor, self._timed_commit)
         future.add_done_callback(partial(self._committed, len(batch)))
 
-    def _committed(self, statements: int, future: asyncio.Future[None]) -> None:
+    def _committed(self, statements: int, future: asyncio.Future[float]) -> None:
         waiting, self._running = self._running or [], None
         error = future.exception() if not future.cancelled() else asyncio.CancelledError()
         if error is not None:
@@ -142,6 +149,8 @@ class Journal:
             return
         self.commits += 1
         self.statements += statements
+        if self.on_commit is not None:
+            self.on_commit(statements, future.result())
         for callback in waiting:
             callback()
         self._submit()
@@ -166,6 +175,12 @@ class Journal:
             raise
 
     # -- the worker's side ----------------------------------------------------------------------------
+
+    def _timed_commit(self) -> float:
+        """Commit; the seconds it took (the fsync, mostly)."""
+        started = time.perf_counter()
+        self._commit()
+        return time.perf_counter() - started
 
     def _commit(self) -> None:
         """Commit the transaction: write and fsync the WAL (in the worker thread)."""

@@ -6,10 +6,12 @@ reproduces it exactly (the dealer is asked in the same order, so the same tiles 
 then resumes: a bot moves, or a player's timer runs out at the stored wall-clock deadline.
 
 A restart drops every connection, so each restored session is treated as dropped at that moment:
-its seats wait ``grace_seconds`` for the player to resume with the same token. The per-session
-message log is not stored, so such a resume gets ``welcome{resumed: true, replayed: 0}`` and a fresh
-``snapshot`` of each table (PROTOCOL.md section 7); the new connection numbers its ``seq`` from its
-``hello`` as always.
+its seats wait ``grace_seconds`` for the player to resume with the same token. A graceful stop
+stores each session's ``seq`` and message log, so a resume after it replays exactly the messages
+missed, as any resume does. After a crash there is no log (writing every message down would cost
+more than the events themselves): such a resume gets ``welcome{resumed: true, replayed: 0}`` and a
+fresh ``snapshot`` of each table (PROTOCOL.md section 7). Either way the new connection numbers
+its ``seq`` from its ``hello``.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def _table(
     table.rematch = set(stored.rematch)
     for row in stored.seats:
         seat = table.seats[row.seat]
-        seat.name, seat.bot, seat.auto = row.name, row.bot, row.auto
+        seat.name, seat.bot, seat.auto, seat.timeouts = row.name, row.bot, row.auto, row.timeouts
         if row.token is None:
             continue
         session = restored.get(row.token)
@@ -90,8 +92,14 @@ def _table(
 
 
 def _session(lobby: Lobby, stored: StoredSession) -> Session:
-    """A session that holds seats and a token, and no log yet: its first resume gets snapshots."""
+    """A session that holds seats and a token, with its message log if the server stopped gracefully
+    (without one, its first resume gets snapshots)."""
     session = Session(stored.player_id, stored.name, lobby.settings.resume_buffer_frames)
     session.token = stored.token
+    if stored.log is not None:
+        session.start_log()
+        assert session.log is not None
+        session.log.extend(stored.log)
+        session.seq = stored.seq
     lobby.by_token[stored.token] = session
     return session

@@ -18,8 +18,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
+
+import msgpack
 
 from server.records import GameRecord, validated
 from server.storage.journal import Journal
@@ -34,7 +37,9 @@ _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, st
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch"""
-_UPSERT_SEAT = "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token) VALUES (?,?,?,?,?,?)"
+_UPSERT_SEAT = (
+    "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts) VALUES (?,?,?,?,?,?,?)"
+)
 _INSERT_ACTION = "INSERT INTO actions (table_id, game, move, seat, action, auto) VALUES (?, ?, ?, ?, ?, ?)"
 _DROP_OLD_ACTIONS = "DELETE FROM actions WHERE table_id = ? AND game < ?"
 _SET_DEADLINE = "UPDATE tables SET deadline = ?, deadline_move = ? WHERE table_id = ?"
@@ -45,6 +50,8 @@ _REMOVE_TABLE = (
 )
 _UPSERT_SESSION = "INSERT OR REPLACE INTO sessions (token, player_id, name) VALUES (?, ?, ?)"
 _DROP_SESSION = "DELETE FROM sessions WHERE token = ?"
+_SET_SESSION_LOG = "UPDATE sessions SET seq = ?, log = ? WHERE token = ?"
+_FORGET_SESSION_LOGS = "UPDATE sessions SET seq = 0, log = NULL WHERE log IS NOT NULL"
 _INSERT_RECORD = "INSERT OR REPLACE INTO records (record_id, game, record, finished) VALUES (?, ?, ?, ?)"
 
 _ACTION_JSON: dict[object, str] = {}
@@ -74,6 +81,14 @@ class TableLog(Protocol):
 
     def session_gone(self, token: str) -> None: ...
 
+    def session_logs(self, sessions: Iterable[Session]) -> None:
+        """At a graceful stop: each session's ``seq`` and message log, for exact resumes after the restart."""
+        ...
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once everything written so far is committed (at once, if nothing waits)."""
+        ...
+
 
 class NoLog:
     """A :class:`TableLog` that keeps nothing (``durable = false``)."""
@@ -95,6 +110,12 @@ class NoLog:
 
     def session_gone(self, token: str) -> None:
         pass
+
+    def session_logs(self, sessions: Iterable[Session]) -> None:
+        pass
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        callback()
 
 
 NO_LOG = NoLog()
@@ -125,7 +146,7 @@ class DurableLog:
             json.dumps(sorted(table.rematch)),
         )
         seats = tuple(
-            (table_id, s.index, s.name, s.bot, s.auto, s.session.token if s.session else None)
+            (table_id, s.index, s.name, s.bot, s.auto, s.session.token if s.session else None, s.timeouts)
             for s in table.seats
         )
         before = self._rows.get(table_id)
@@ -161,6 +182,19 @@ class DurableLog:
     def session_gone(self, token: str) -> None:
         self.journal.write(_DROP_SESSION, (token,))
 
+    def session_logs(self, sessions: Iterable[Session]) -> None:
+        for session in sessions:
+            if session.token is not None and session.log is not None:
+                log = msgpack.packb(list(session.log))
+                self.journal.write(_SET_SESSION_LOG, (session.seq, log, session.token))
+
+    def logs_restored(self) -> None:
+        """The stored logs are back in memory: forget them, so that a later crash cannot replay stale ones."""
+        self.journal.write(_FORGET_SESSION_LOGS)
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        self.journal.after_commit(callback)
+
 
 class SQLiteRecordStore:
     """The :class:`~server.records.RecordStore` of a durable server: records live in the database.
@@ -193,6 +227,7 @@ class StoredSeat:
     bot: bool
     auto: bool
     token: str | None
+    timeouts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,15 +252,18 @@ class StoredSession:
     token: str
     player_id: str
     name: str
+    seq: int = 0
+    log: tuple[bytes, ...] | None = None
+    """The message log as it was at a graceful stop (``None`` after a crash: resumes get snapshots)."""
 
 
 def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
     """Every stored table (in the order they were created) and every session holding a token."""
     seats: dict[str, list[StoredSeat]] = {}
-    for table_id, seat, name, bot, auto, token in connection.execute(
-        "SELECT table_id, seat, name, bot, auto, token FROM seats ORDER BY table_id, seat"
+    for table_id, seat, name, bot, auto, token, timeouts in connection.execute(
+        "SELECT table_id, seat, name, bot, auto, token, timeouts FROM seats ORDER BY table_id, seat"
     ):
-        seats.setdefault(table_id, []).append(StoredSeat(seat, name, bool(bot), bool(auto), token))
+        seats.setdefault(table_id, []).append(StoredSeat(seat, name, bool(bot), bool(auto), token, timeouts))
     actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
     for table_id, seat, action, auto in connection.execute(
         "SELECT a.table_id, a.seat, a.action, a.auto FROM actions AS a"
@@ -253,11 +291,16 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
+    rows = connection.execute("SELECT token, player_id, name, seq, log FROM sessions")
     sessions = {
-        token: StoredSession(token, player_id, name)
-        for token, player_id, name in connection.execute("SELECT token, player_id, name FROM sessions")
+        token: StoredSession(token, player_id, name, seq, _unpacked(blob))
+        for token, player_id, name, seq, blob in rows
     }
     return tables, sessions
+
+
+def _unpacked(blob: bytes | None) -> tuple[bytes, ...] | None:
+    return None if blob is None else tuple(msgpack.unpackb(blob))
 
 
 def id_number(identifier: str) -> int:

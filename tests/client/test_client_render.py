@@ -63,6 +63,18 @@ def test_every_event_has_words() -> None:
         assert "game_over" in kinds
 
 
+def test_an_action_the_server_took_for_a_player_says_so() -> None:
+    mirror = Mirror()
+    for message, _ in feed("moon", {}, 0, 1):
+        mirror.apply(message)
+        if message.type == "event" and message.event.type == "bid_made":
+            break
+    plain = render.plain(message_line(mirror, message) or [])
+    auto = render.plain(message_line(mirror, message.model_copy(update={"auto": True})) or [])
+    assert "server played" not in plain
+    assert auto.startswith(plain) and "the server played for them" in auto
+
+
 def test_colour_is_never_the_only_signal() -> None:
     mirror = _mirror_at("moon", {}, lambda t: t.my_turn and t.view.phase == "bidding")
     table = mirror.tables["t1"]

@@ -1,7 +1,8 @@
 """A ``boneyard-server serve`` subprocess on a real SQLite file, and what the durability tests check.
 
 The subprocess is the real command line, so a test can ``kill -9`` it, restart it on the same
-database, and run ``boneyard-server records export`` on what it left.
+database, and run ``boneyard-server records export`` on what it left. In-process durable servers
+(:func:`durable`) serve the tests that look inside, with commits that can be held (:func:`hold_commits`).
 """
 
 from __future__ import annotations
@@ -10,13 +11,48 @@ import asyncio
 import json
 import os
 import signal
+import sqlite3
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from server_testkit import running_server
+
+from server.storage.journal import Journal
+
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def durable(tmp_path: Path, **overrides: Any) -> Any:
+    """An in-process durable server on ``tmp_path/boneyard.db``."""
+    return running_server(durable=True, db=tmp_path / "boneyard.db", **overrides)
+
+
+def query(db: Path, sql: str) -> list[Any]:
+    """Rows of a query on the database file, through a connection of its own."""
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute(sql).fetchall()
+    finally:
+        connection.close()
+
+
+def hold_commits(monkeypatch: Any) -> threading.Event:
+    """Commits wait while the returned event is clear (it starts set)."""
+    gate = threading.Event()
+    gate.set()
+    commit = Journal._commit
+
+    def held_commit(self: Journal) -> None:
+        assert gate.wait(10)
+        commit(self)
+
+    monkeypatch.setattr(Journal, "_commit", held_commit)
+    return gate
+
 
 FAST = {
     "BONEYARD_BOT_DELAY_SECONDS": "0.005",

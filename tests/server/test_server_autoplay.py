@@ -28,6 +28,9 @@ async def timeout_then_take_back(url: str) -> None:
     # She does nothing: after 5 s the server plays for her and, timeouts_before_auto being 1, says so.
     status = await ana.until(lambda m: m.type == "seat_status" and m.seat == 0, timeout=8)
     assert status.auto and status.connected
+    played = await ana.until(lambda m: m.type == "event" and getattr(m.event, "seat", None) == 0)
+    assert played.auto, "the event of the action the server took for her says so"
+    assert not any(m.auto for m in ana.log if m.type == "event" and m is not played), "no other event is"
     # Her next turn: she acts (before the bot's delay), which takes the seat back.
     rng = random.Random(1)
     turn = await ana.until(lambda m: m.type == "turn" and m.seat == 0 and bool(m.legal_actions))
@@ -85,3 +88,29 @@ async def test_timeout_and_disconnection_lead_to_auto_play_and_the_player_takes_
     settings = {"grace_seconds": 0.1, "auto_turn_seconds": 1.0, "timeouts_before_auto": 1}
     async with running_server(seed=5, **settings) as server:
         await asyncio.gather(timeout_then_take_back(server.url), away_then_resume(server.url))
+
+
+async def test_reconnecting_does_not_restart_the_turn_timer() -> None:
+    """A player who drops and resumes mid-turn gets their turn again with the time really left, and the
+    server plays for them at the original deadline: reconnecting buys no time."""
+    async with running_server(grace_seconds=30.0) as server:
+        ana = await Player.connect(server.url, "ana")
+        await ana.request(type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=5)
+        turn = await ana.until(lambda m: m.type == "turn" and m.seat == 0 and bool(m.legal_actions))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + turn.time_left_ms / 1000
+        await asyncio.sleep(1.5)
+        ana.ws.transport.abort()
+
+        back = await Player.connect(server.url, "ana", identify=False)
+        resume = {"token": ana.token, "last_seq": ana.seq}
+        welcome = await back.request(type="identify", name="ana", resume=resume)
+        assert welcome.resumed
+        reminder = await back.until(lambda m: m.type == "turn")
+        assert (reminder.seat, reminder.legal_actions) == (0, turn.legal_actions)
+        assert abs(reminder.time_left_ms / 1000 - (deadline - loop.time())) < 0.5
+        assert reminder.time_left_ms < 4000
+        played = await back.until(lambda m: m.type == "event" and getattr(m.event, "seat", None) == 0)
+        assert played.auto, "the server's action for her is marked auto"
+        # At the original deadline, well before a timer restarted at the reconnection would run out.
+        assert loop.time() < deadline + 1.0

@@ -81,18 +81,40 @@ async def sit_down(server: ServerProcess) -> dict[str, Seated]:
     return seated
 
 
-async def resume(server: ServerProcess, before: Seated) -> Seated:
-    """A new connection resuming the old one's session: the seat comes back, with a fresh snapshot."""
+REWIND = 4
+"""A resume after a graceful stop claims to have missed this many of the messages it did read."""
+
+
+async def resume(server: ServerProcess, before: Seated, *, graceful: bool) -> Seated:
+    """A new connection resuming the old one's session: the seat comes back.
+
+    After a crash there is no message log: ``replayed`` 0 and a fresh snapshot. After a graceful
+    stop the log was stored: resuming from ``REWIND`` messages back replays exactly those, then
+    what was sent while away (the seat's own ``seat_status`` and ``table_updated``, at the stop
+    and again at the restore, then any bot moves since), and no snapshot.
+    """
     old = before.player
     assert old.token is not None
     player = await Player.connect(server.url, old.name, identify=False)
-    resume = {"token": old.token, "last_seq": old.seq}
+    last_seq = old.seq - REWIND if graceful else old.seq
+    resume = {"token": old.token, "last_seq": last_seq}
     welcome = await player.request(type="identify", name=old.name, resume=resume)
-    assert welcome.type == "welcome" and welcome.resumed and welcome.replayed == 0, welcome
+    assert welcome.type == "welcome" and welcome.resumed, welcome
     assert [(s.table_id, s.seat) for s in welcome.seats] == [(before.table_id, 0)]
-    snapshot = await player.until(lambda m: m.type == "snapshot")
-    assert snapshot.table.table_id == before.table_id and snapshot.view is not None
-    assert snapshot.table.status == "playing"
+    if graceful:
+        replayed = [await player.next() for _ in range(welcome.replayed)]
+        again = [m.model_dump(exclude={"seq"}) for m in replayed[:REWIND]]
+        assert again == [m.model_dump(exclude={"seq"}) for m in old.log[-REWIND:]]
+        away = [(m.type, getattr(m, "connected", None)) for m in replayed[REWIND : REWIND + 4]]
+        assert away == [("seat_status", False), ("table_updated", None)] * 2
+        # Then what the restored table did before the resume: the bots may have moved on.
+        assert {m.type for m in replayed[REWIND + 4 :]} <= {"event", "turn"}
+        assert not any(m.type == "snapshot" for m in player.log)
+    else:
+        assert welcome.replayed == 0, welcome
+        snapshot = await player.until(lambda m: m.type == "snapshot")
+        assert snapshot.table.table_id == before.table_id and snapshot.view is not None
+        assert snapshot.table.status == "playing"
     player.token, player.seat, player.table_id = old.token, 0, before.table_id
     after = Seated(player, before.table_id)
     after.acted, after.rng = before.acted, before.rng
@@ -114,7 +136,8 @@ async def test_games_survive_the_server_dying_mid_hand(tmp_path: Path, signum: i
         seen = {name: seen_actions(s.player.log, s.table_id) for name, s in seated.items()}
 
     async with server_on(db) as second:
-        resumed = {name: await resume(second, s) for name, s in seated.items()}
+        graceful = signum == signal.SIGTERM
+        resumed = {name: await resume(second, s, graceful=graceful) for name, s in seated.items()}
         await asyncio.gather(*(s.play_to_the_end() for s in resumed.values()))
         fetched = {}
         for name, s in resumed.items():

@@ -18,11 +18,11 @@ async def test_callbacks_run_in_order_once_what_came_before_them_is_committed(tm
     order: list[str] = []
     assert not journal.pending()
     journal.after_commit(lambda: order.append("nothing pending: at once"))
-    journal.write("INSERT INTO sessions VALUES (?, ?, ?)", ("a", "p1", "ana"))
+    journal.write("INSERT INTO sessions (token, player_id, name) VALUES (?, ?, ?)", ("a", "p1", "ana"))
     journal.after_commit(lambda: order.append("first"))
     assert journal.pending() and order == ["nothing pending: at once"]
     await asyncio.sleep(0)  # the batch starts; what is written now goes in the next one
-    journal.write("INSERT INTO sessions VALUES (?, ?, ?)", ("b", "p2", "bo"))
+    journal.write("INSERT INTO sessions (token, player_id, name) VALUES (?, ?, ?)", ("b", "p2", "bo"))
     journal.after_commit(lambda: order.append("second"))
     await journal.drain()
     assert order == ["nothing pending: at once", "first", "second"]
@@ -39,14 +39,14 @@ async def test_a_failed_statement_breaks_the_journal_and_nothing_waiting_runs(tm
     failures: list[BaseException] = []
     journal = Journal(db.connection, asyncio.get_running_loop(), failures.append)
     ran: list[str] = []
-    journal.write("INSERT INTO sessions VALUES (?, ?, ?)", ("a", "p1", "ana"))
+    journal.write("INSERT INTO sessions (token, player_id, name) VALUES (?, ?, ?)", ("a", "p1", "ana"))
     journal.write("INSERT INTO no_such_table VALUES (1)")
     journal.after_commit(lambda: ran.append("never"))
     await journal.drain()
     assert journal.broken() and journal.pending() and ran == []
     assert len(failures) == 1 and isinstance(failures[0], sqlite3.OperationalError)
     with pytest.raises(RuntimeError):
-        journal.write("INSERT INTO sessions VALUES (?, ?, ?)", ("b", "p2", "bo"))
+        journal.write("INSERT INTO sessions (token, player_id, name) VALUES (?, ?, ?)", ("b", "p2", "bo"))
     reader = db.reader()
     assert reader.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0  # the batch rolled back
     reader.close()

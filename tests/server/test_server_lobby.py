@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from server_testkit import Player, is_event, running_server
+from server_testkit import Player, http_get, is_event, running_server
 
 from server.games.records import replay
-
-
-async def http_get(port: int, path: str) -> tuple[int, str]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
-    data = await reader.read()
-    writer.close()
-    head, _, body = data.decode().partition("\r\n\r\n")
-    return int(head.split()[1]), body
 
 
 async def test_healthz_and_metrics_answer_on_the_websocket_port() -> None:

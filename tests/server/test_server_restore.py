@@ -11,13 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Player, running_server
+from durability_kit import durable, hold_commits, query
+from server_testkit import Player
 
 from server.storage.journal import Journal
-
-
-def durable(tmp_path: Path, **overrides: Any) -> Any:
-    return running_server(durable=True, db=tmp_path / "boneyard.db", **overrides)
 
 
 async def my_turn(player: Player) -> Any:
@@ -25,23 +22,11 @@ async def my_turn(player: Player) -> Any:
 
 
 def stored_actions(db: Path) -> int:
-    connection = sqlite3.connect(db)
-    try:
-        return int(connection.execute("SELECT count(*) FROM actions").fetchone()[0])
-    finally:
-        connection.close()
+    return int(query(db, "SELECT count(*) FROM actions")[0][0])
 
 
 async def test_an_actions_frames_wait_until_it_is_committed(tmp_path: Path, monkeypatch: Any) -> None:
-    gate = threading.Event()
-    gate.set()
-    commit = Journal._commit
-
-    def slow_commit(self: Journal) -> None:
-        assert gate.wait(10)
-        commit(self)
-
-    monkeypatch.setattr(Journal, "_commit", slow_commit)
+    gate = hold_commits(monkeypatch)
     async with durable(tmp_path) as server:
         ana = await Player.connect(server.url, "ana")
         await ana.request(type="create_table", game="straight", options={"players": 2}, seat=0, bots=[1])
@@ -112,10 +97,18 @@ async def test_a_restart_restores_seats_tokens_waiting_tables_and_deadlines(tmp_
         back = await Player.connect(server.url, "ana", identify=False)
         resume = {"token": ana.token, "last_seq": ana.seq}
         welcome = await back.request(type="identify", name="ana", resume=resume)
-        assert (welcome.resumed, welcome.replayed, welcome.player_id) == (True, 0, "p1")
-        snapshot = await back.until(lambda m: m.type == "snapshot")
-        assert snapshot.view.hand == turn_hand(ana, moon_id)
-        assert (await back.until(lambda m: m.type == "turn")).seat == 0
+        assert (welcome.resumed, welcome.player_id) == (True, "p1")
+        # A graceful stop kept ana's message log: she gets what was sent while she was away (the
+        # table's changes as the server stopped and came back), no snapshot.
+        replayed = [await back.next() for _ in range(welcome.replayed)]
+        assert {m.type for m in replayed} == {"seat_status", "table_updated"}, replayed
+        # Then her turn again, on the stored deadline: the restart bought her no time.
+        status, update, reminder = [await back.next() for _ in range(3)]
+        assert (status.type, status.seat, status.connected) == ("seat_status", 0, True)
+        assert update.type == "table_updated"
+        assert (reminder.type, reminder.seat) == ("turn", 0)
+        assert reminder.legal_actions == turn.legal_actions
+        assert abs(reminder.time_left_ms / 1000 - (deadline - time.monotonic())) < 0.5
 
         cy = await Player.connect(server.url, "cy")
         assert cy.log[-1].player_id == "p3"  # new ids go on past the restored ones (p1, p2)
@@ -123,9 +116,3 @@ async def test_a_restart_restores_seats_tokens_waiting_tables_and_deadlines(tmp_
         assert created.table.table_id == "t3"
         await cy.request(type="join", table_id=straight_id, seat=0)
         assert tables[straight_id].status == "playing"
-
-
-def turn_hand(player: Player, table_id: str) -> Any:
-    """The player's hand as their last snapshot and the events since showed it (no tile played yet)."""
-    snapshot = [m for m in player.log if m.type == "snapshot" and m.table.table_id == table_id][-1]
-    return snapshot.view.hand

@@ -126,6 +126,10 @@ def event_line(mirror: TableMirror, event: Any) -> Fragments | None:
     return None
 
 
+ACTION_EVENTS = (BidMade, Passed, Discarded, TrumpNamed, MoonTilePlayed, StraightTilePlayed, TileDrawn)
+"""The events that report a seat's action (the others follow from one)."""
+
+
 def message_line(mirror: Mirror, message: Any) -> Fragments | None:
     """Words for any server message or notice; None for the ones shown another way (snapshot, turn)."""
     match message:
@@ -137,7 +141,10 @@ def message_line(mirror: Mirror, message: Any) -> Fragments | None:
         case Error(code=code, message=text):
             return error_line(CommandError(code, text))
         case MoonEventMessage() | StraightEventMessage():
-            return event_line(mirror.table(message.table_id), message.event)
+            line = event_line(mirror.table(message.table_id), message.event)
+            if line is not None and message.auto and isinstance(message.event, ACTION_EVENTS):
+                line.append(("class:notice", "   (the server played for them)"))
+            return line
         case TableCreated(table=table):
             return [("class:dim", "new table: "), *table_line(table)]
         case TableUpdated(table=table):

@@ -19,12 +19,16 @@ from protocol.spec.examples.base import (
 )
 
 
-def event(seq: int, game: str, event: dict[str, Any], table_id: str = "t7k2") -> Example:
+def event(
+    seq: int, game: str, event: dict[str, Any], table_id: str = "t7k2", *, auto: bool = False
+) -> Example:
     """An ``event`` message; a private event with its tile hidden says so in its title."""
     title = f"{game} `{event['type']}`"
     if ("tile" in event and event["tile"] is None) or ("tiles" in event and event["tiles"] is None):
         title += " (as the other seats see it)"
-    return server(title, type="event", seq=seq, table_id=table_id, game=game, event=event)
+    if auto:
+        title += " (the server played for the seat)"
+    return server(title, type="event", seq=seq, table_id=table_id, game=game, auto=auto, event=event)
 
 
 def placed(tile: list[int], inner: int, outer: int) -> dict[str, Any]:
@@ -191,7 +195,7 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         },
     ),
     event(91, "moon", {"type": "game_over", "winner": 0, "scores": [21, 0, 0], "record_id": "g8d1"}),
-    event(15, "moon", {"type": "passed", "seat": 1}, table_id="t9b4"),
+    event(15, "moon", {"type": "passed", "seat": 1}, table_id="t9b4", auto=True),
     event(17, "moon", {"type": "hand_thrown_in", "hand": 3}, table_id="t9b4"),
     # Straight events (a 2-player table, t5m1).
     event(
