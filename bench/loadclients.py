@@ -34,7 +34,7 @@ from typing import Any
 import msgpack
 from wsclient import WsClient, connect
 
-LOBBY_PUSHES = {b"table_created", b"table_updated", b"table_removed"}
+LOBBY_PUSHES = {b"table_created", b"table_updated", b"table_removed", b"lobby_changed"}
 ACTION_EVENTS = {"bid_made", "passed", "discarded", "trump_named", "tile_played"}
 SEATS = 3
 

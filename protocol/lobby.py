@@ -127,34 +127,49 @@ class ListTables(CommandBase):
 
 
 class TableList(ReplyBase):
-    """Every table on the server. Changes arrive as ``table_created/updated/removed``."""
+    """Every table on the server. Changes arrive as ``lobby_changed`` while in the lobby."""
 
     type: Literal["table_list"]
     tables: Seq[TableInfo]
 
 
 class TableCreated(ReplyBase):
-    """A new table. Pushed to every connection in the lobby (at no table); the creator's copy is the reply."""
+    """The reply to ``create_table``: the new table. (Others in the lobby hear of it in ``lobby_changed``.)"""
 
     type: Literal["table_created"]
     table: TableInfo
 
 
 class TableUpdated(ServerMessageBase):
-    """A table's seats, status, spectators or rematch requests changed.
-
-    Pushed to the connections in the lobby and to those at that table.
-    """
+    """A table's seats, status, spectators or rematch requests changed. Pushed at once to the connections
+    at that table (the lobby hears of it in ``lobby_changed``)."""
 
     type: Literal["table_updated"]
     table: TableInfo
 
 
 class TableRemoved(ServerMessageBase):
-    """A table is gone. Pushed to the connections in the lobby and to those that were at it."""
+    """A table is gone. Pushed at once to the connections that were at it (the lobby hears of it in
+    ``lobby_changed``)."""
 
     type: Literal["table_removed"]
     table_id: Id
+
+
+class LobbyChanged(ServerMessageBase):
+    """What changed in the table list since the last push, pushed to the connections in the lobby.
+
+    One message carries many tables, so the lobby's traffic grows with the pushes, not with the
+    tables: a server sends it at most every fraction of a second (a busy server may send several in
+    a row, when the changes would not fit one frame). Apply ``tables`` then ``removed`` to the list
+    ``list_tables`` gave.
+    """
+
+    type: Literal["lobby_changed"]
+    tables: Seq[TableInfo]
+    """Tables created or changed, each in its latest state."""
+    removed: Seq[Id]
+    """Ids of tables that are gone."""
 
 
 class BaseCreateTable(CommandBase):

@@ -25,6 +25,7 @@ from protocol.lobby import (
     Join,
     Leave,
     ListTables,
+    LobbyChanged,
     Rematch,
     Seated,
     SeatStatus,
@@ -65,6 +66,7 @@ ServerMessage = Annotated[
     | TableCreated
     | TableUpdated
     | TableRemoved
+    | LobbyChanged
     | Seated
     | Snapshot
     | Turn

@@ -1,11 +1,16 @@
 """The lobby: every table and session on the server, and the pushes that keep clients' table lists current.
 
 "In the lobby" means identified, connected, and neither seated nor watching anywhere: those
-sessions get ``table_created`` (at once), ``table_updated`` and ``table_removed`` (coalesced: at
-most one message per table every ``lobby_push_seconds``, with its latest state) for every table.
-A session at a table gets ``table_updated``/``table_removed`` for its own tables only, at once
-(and may ``list_tables`` any time). Pushing every table's changes to every connection would cost
-tables x connections frames, which at thousands of tables is most of the server's work.
+sessions get ``lobby_changed`` every ``lobby_push_seconds`` while tables change: every table
+created or changed since the last push, in its latest state, and the ids of those removed, in one
+message (more only when they would not fit one frame), encoded once for all of them. A session at a
+table gets ``table_updated``/``table_removed`` for its own tables only, at once (and may
+``list_tables`` any time).
+
+Why batches: a message per table per lobby session costs tables x sessions frames. While
+thousands of players join (300 tables a second, hundreds of players waiting to sit), that was
+most of the server's work, and the slower it went the longer players waited in the lobby, getting
+still more pushes; a batch costs one frame per session per push.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
+
+import msgpack
 
 from protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
 from protocol.values import CommandId
@@ -33,11 +40,15 @@ from server.wire import body_of, body_of_dict
 log = logging.getLogger("boneyard.lobby")
 
 # Pushes are a fixed head followed by the table's cached encoding (the head ends where "table" starts).
-_TABLE_CREATED = body_of_dict({"type": "table_created", "seq": 1, "reply_to": None, "table": None})[:-1]
 _TABLE_UPDATED = body_of_dict({"type": "table_updated", "seq": 1, "table": None})[:-1]
+_LOBBY_CHANGED = body_of_dict({"type": "lobby_changed", "seq": 1, "tables": None, "removed": None})[:-10]
+"""The head of ``lobby_changed``, up to where ``tables`` goes (the ``None`` of ``tables``, ``"removed"``
+and its ``None`` are the last 10 bytes)."""
 
 _LIST_BYTES = SERVER_LIMITS.max_frame_bytes - 1024
 """A ``table_list`` stays within what clients decode; beyond it the newest running tables are left out."""
+_MAX_ITEMS = SERVER_LIMITS.max_array_len
+"""A ``lobby_changed`` holds at most this many tables, and as many removed ids."""
 
 
 class Lobby:
@@ -157,10 +168,7 @@ class Lobby:
         table = Table(self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots)
         self.tables[table.table_id] = table
         self.wal.table(table)
-        push = _TABLE_CREATED + table.info_packed()  # at once: a new table is news, its changes less so
-        for other in self.idle:
-            if other is not session:
-                other.deliver(push)
+        self._note(table.table_id, "updated")
         reply = TableCreated(type="table_created", seq=1, reply_to=reply_to, table=table.info())
         session.deliver(body_of(reply))
         log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
@@ -200,20 +208,30 @@ class Lobby:
             self._push_timer = self.loop.call_later(self.settings.lobby_push_seconds, self._push)
 
     def _push(self) -> None:
-        """Send the lobby the pending changes: one message per changed table, with its latest state.
-
-        Coalescing bounds the lobby's traffic by the number of tables, not by how often they
-        change: a table that gets three spectators and starts in a moment costs one push.
-        """
+        """Send the lobby the pending changes: each changed table once, in its latest state, in as few
+        ``lobby_changed`` messages as fit the frame size (one, unless thousands changed)."""
         self._push_timer = None
         pending, self._pending = self._pending, {}
+        if not self.idle:
+            return
+        tables: list[bytes] = []
+        removed: list[str] = []
         bodies: list[bytes] = []
+        size = 0
         for table_id, change in pending.items():
             table = self.tables.get(table_id)
             if change == "removed" or table is None:
-                bodies.append(_removed_body(table_id))
+                removed.append(table_id)
+                size += len(table_id) + 2
             else:
-                bodies.append(_TABLE_UPDATED + table.info_packed())
+                packed = table.info_packed()
+                tables.append(packed)
+                size += len(packed)
+            if size > _LIST_BYTES or len(tables) >= _MAX_ITEMS or len(removed) >= _MAX_ITEMS:
+                bodies.append(_lobby_changed(tables, removed))
+                tables, removed, size = [], [], 0
+        if tables or removed:
+            bodies.append(_lobby_changed(tables, removed))
         for session in self.idle:
             for body in bodies:
                 session.deliver(body)
@@ -243,6 +261,23 @@ class Lobby:
         self.stopping = True
         for table in self.tables.values():
             table.stop()
+
+
+def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:
+    """A ``lobby_changed`` body from tables' cached encodings and removed ids.
+
+    >>> from protocol import decode_server_message
+    >>> from server.wire import stamp
+    >>> info = {"table_id": "t1", "game": "moon", "options": {"all_pass": "redeal", "target": 21},
+    ...         "seats": [{"seat": s, "name": None, "bot": False, "connected": False, "auto": False}
+    ...                   for s in range(3)],
+    ...         "status": "waiting", "turn_seconds": 30, "spectators": 0, "rematch": []}
+    >>> message = decode_server_message(stamp(_lobby_changed([msgpack.packb(info)], ["t0"]), 5))
+    >>> message.seq, [t.table_id for t in message.tables], message.removed
+    (5, ['t1'], ('t0',))
+    """
+    packed_ids: bytes = msgpack.packb(removed)
+    return b"".join((_LOBBY_CHANGED, _array_header(len(tables)), *tables, b"\xa7removed", packed_ids))
 
 
 def _removed_body(table_id: str) -> bytes:

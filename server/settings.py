@@ -92,9 +92,9 @@ class Settings(BaseSettings):
     """How long SIGTERM waits for clients to close before dropping them."""
     seed: int | None = None
     """Seed every table's deals and bots (per table and game) for reproducible runs; ``None``: random."""
-    gc_freeze_seconds: float = Field(default=30.0, ge=0)
-    """How often objects that have lived this long are frozen out of the garbage collector's full
-    collections (which otherwise stall the loop for 100s of ms with thousands of connections); 0: never."""
+    gc_freeze_seconds: float = Field(default=0.2, ge=0)
+    """How often every object is frozen out of the garbage collector's reach (collections otherwise stall
+    the loop for 10s to 100s of ms with thousands of connections); 0: never. See ``BoneyardServer``."""
     records_in_memory: int = Field(default=2_000, ge=1)
     """Finished games' records kept by the in-memory store (oldest dropped first)."""
 

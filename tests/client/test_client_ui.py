@@ -143,10 +143,13 @@ async def test_the_lobby_updates_live_and_takes_commands(url: str, tmp_path: Any
         other = await _client(url, "host")
         created = await other.create_table("straight", options={"players": 2, "target": 30}, bots=[1])
         table_id = created.table.table_id
+        stream = client.listen()
+        async with asyncio.timeout(10):
+            while table_id not in client.mirror.lobby:  # the lobby's next push
+                await anext(stream)
         await type_line(f"watch {table_id}")
         await auto_play(other, table_id, lambda m: m.game_over is not None)
         await type_line("say nice game")
-        stream = client.listen()
         async with asyncio.timeout(10):
             while client.mirror.tables[table_id].game_over is None or not client.mirror.tables[table_id].chat:
                 await anext(stream)
@@ -162,7 +165,7 @@ async def test_the_lobby_updates_live_and_takes_commands(url: str, tmp_path: Any
     text = out.getvalue()
     for expected in (
         "No tables yet",  # `tables` before anyone created one
-        f"new table: {table_id}",  # pushed while the prompt was waiting
+        f"lobby: {table_id}",  # pushed while the prompt was waiting
         "── Straight · table",  # the spectator's board
         "host plays",  # the game watched live
         "Game over:",

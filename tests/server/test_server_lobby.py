@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from server_testkit import Player, http_get, is_event, running_server
 
@@ -34,23 +35,29 @@ async def test_lobby_pushes_reach_the_other_lobby_clients() -> None:
         ana, bo, lobby = [await Player.connect(server.url, n) for n in ("ana", "bo", "lobby")]
         created = await ana.request(type="create_table", game="moon", seat=0, bots=[1])
         table_id = created.table.table_id
-        pushed = await lobby.until(lambda m: m.type == "table_created")
-        assert pushed.reply_to is None and pushed.table.table_id == table_id
-        update = await lobby.until(lambda m: m.type == "table_updated")
-        assert update.table.seats[0].name == "ana"
+        # The creation and ana sitting down come together, as the table's latest state.
+        pushed = await lobby.until(lambda m: m.type == "lobby_changed")
+        assert [(t.table_id, t.seats[0].name) for t in pushed.tables] == [(table_id, "ana")]
+        assert pushed.removed == ()
         listing = await lobby.request(type="list_tables")
         assert [t.table_id for t in listing.tables] == [table_id]
         assert (await bo.request(type="join", table_id=table_id, seat=2)).type == "seated"
-        playing = await lobby.until(lambda m: m.type == "table_updated" and m.table.status == "playing")
-        assert [s.name for s in playing.table.seats] == ["ana", "bot-1", "bo"]
+        playing = await lobby.until(lambda m: m.type == "lobby_changed" and m.tables[0].status == "playing")
+        assert [s.name for s in playing.tables[0].seats] == ["ana", "bot-1", "bo"]
         # Leaving a running game hands the seat to a bot; when the last human leaves, the table goes.
         assert (await ana.request(type="leave", table_id=table_id)).type == "ok"
-        left = await lobby.until(lambda m: m.type == "table_updated" and m.table.seats[0].bot)
-        assert left.table.seats[0].name == "bot-0"
+        left = await lobby.until(lambda m: m.type == "lobby_changed" and bot_at(m, 0))
+        assert left.tables[0].seats[0].name == "bot-0"
         await bo.request(type="leave", table_id=table_id)
-        removed = await lobby.until(lambda m: m.type == "table_removed")
-        assert removed.table_id == table_id
+        removed = await lobby.until(lambda m: m.type == "lobby_changed" and bool(m.removed))
+        assert (removed.tables, removed.removed) == ((), (table_id,))
         assert (await lobby.request(type="list_tables")).tables == ()
+        # Nothing of it reached the lobby one table message at a time.
+        assert not {"table_created", "table_updated", "table_removed"} & {m.type for m in lobby.log}
+
+
+def bot_at(message: Any, seat: int) -> bool:
+    return any(t.seats[seat].bot for t in message.tables)
 
 
 async def test_seats_and_acts_are_checked() -> None:
@@ -193,7 +200,7 @@ async def test_a_bots_only_table_plays_itself_out_and_its_record_is_published() 
 
 
 async def test_lobby_updates_are_coalesced_per_table() -> None:
-    """Several changes to a table within ``lobby_push_seconds`` reach the lobby as one update."""
+    """Several changes to tables within ``lobby_push_seconds`` reach the lobby as one message."""
     async with running_server(lobby_push_seconds=0.5) as server:
         lobby = await Player.connect(server.url, "lobby")
         host = await Player.connect(server.url, "host")
@@ -202,8 +209,9 @@ async def test_lobby_updates_are_coalesced_per_table() -> None:
         watchers = [await Player.connect(server.url, f"w{i}") for i in range(3)]
         for watcher in watchers:
             await watcher.request(type="spectate", table_id=table_id)
-        update = await lobby.until(lambda m: m.type == "table_updated")
-        assert update.table.spectators == 3, "one push with the latest state"
+        other = (await host.request(type="create_table", game="straight", seat=None)).table.table_id
+        update = await lobby.until(lambda m: m.type == "lobby_changed")
+        assert [(t.table_id, t.spectators) for t in update.tables] == [(table_id, 3), (other, 0)]
         await asyncio.sleep(0.6)
         assert await lobby.request(type="ping") is not None
-        assert [m.type for m in lobby.log].count("table_updated") == 1
+        assert [m.type for m in lobby.log].count("lobby_changed") == 1

@@ -25,6 +25,7 @@ from clients.cli.core import layout as layouts
 from clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
 from protocol import (
     ChatMessage,
+    LobbyChanged,
     MoonEventMessage,
     MoonView,
     Seated,
@@ -143,6 +144,11 @@ class Mirror:
                 self.table(message.table_id).seat = message.seat
             case TableRemoved():
                 self.lobby.pop(message.table_id, None)
+            case LobbyChanged():
+                for table in message.tables:
+                    self._table_info(table)
+                for table_id in message.removed:
+                    self.lobby.pop(table_id, None)
             case Snapshot():
                 self._table_info(message.table)
                 mirror = self.table(message.table.table_id)

@@ -18,10 +18,12 @@ from clients.cli.ui.render import Fragments, plain, seat_label, table_line, team
 from protocol import (
     ChatMessage,
     Error,
+    LobbyChanged,
     MoonEventMessage,
     SeatStatus,
     StraightEventMessage,
     TableCreated,
+    TableInfo,
     TableRemoved,
     TableUpdated,
     Welcome,
@@ -151,6 +153,8 @@ def message_line(mirror: Mirror, message: Any) -> Fragments | None:
             return [("class:dim", "table: "), *table_line(table)]
         case TableRemoved(table_id=table_id):
             return [("class:dim", f"table {table_id} is gone")]
+        case LobbyChanged(tables=tables, removed=removed):
+            return _lobby_changes(tables, removed)
         case SeatStatus(table_id=table_id, seat=seat, connected=connected, auto=auto):
             mirror_ = mirror.table(table_id)
             state = "is connected" if connected else "is away"
@@ -159,6 +163,23 @@ def message_line(mirror: Mirror, message: Any) -> Fragments | None:
         case ChatMessage(name=name, text=text):
             return [("class:chat", f"<{name}> {text}")]
     return None
+
+
+LOBBY_LINES = 3
+"""A push with more changed tables than this is summed up in one line (``list`` shows them all)."""
+
+
+def _lobby_changes(tables: tuple[TableInfo, ...], removed: tuple[str, ...]) -> Fragments | None:
+    """The lobby's news: a few tables line by line, many as a count."""
+    if len(tables) + len(removed) > LOBBY_LINES:
+        news = f"{len(tables)} tables new or changed, {len(removed)} gone (`list` shows them)"
+        return [("class:dim", news)]
+    lines: Fragments = []
+    for table in tables:
+        lines += [("class:dim", "\n" if lines else ""), ("class:dim", "lobby: "), *table_line(table)]
+    for table_id in removed:
+        lines += [("class:dim", f"{chr(10) if lines else ''}lobby: table {table_id} is gone")]
+    return lines or None
 
 
 def error_line(error: CommandError) -> Fragments:

@@ -116,6 +116,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
     ),
     server("`table_updated`", type="table_updated", seq=7, table=MOON_TABLE),
     server("`table_removed`", type="table_removed", seq=8, table_id="t1zz"),
+    server("`lobby_changed`", type="lobby_changed", seq=9, tables=[MOON_TABLE], removed=["t1zz"]),
     command("`join`", type="join", id=5, table_id="t7k2", seat=2),
     command("`take_seat`", type="take_seat", id=6, table_id="t3q9", seat=2),
     server("`seated`", type="seated", seq=5, reply_to=5, table_id="t7k2", seat=2, token=TOKEN),
