@@ -9,7 +9,6 @@ keeps misbehaving is closed with the documented code (4001, 4005, 1008).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -39,6 +38,7 @@ from server.outbox import FrameWriter, Outbox
 from server.session import Session
 from server.table import Table
 from server.wire import body_of, body_of_dict, error_body, ok_body, stamp
+from server.wsconnection import BoneyardConnection
 
 log = logging.getLogger("boneyard.connection")
 
@@ -111,23 +111,33 @@ class Client(FrameWriter):
             return
         self.send(ctx.hello)
         ctx.outbox.flush()
+        handshake = ws.loop.call_later(ctx.lobby.settings.handshake_seconds, self._handshake_over)
+        if isinstance(ws, BoneyardConnection):
+            ws.direct = self._direct  # frames are handled as they are parsed (server.wsconnection)
         try:
-            deadline = ws.loop.time() + ctx.lobby.settings.handshake_seconds
-            while self.session is None and not self.closing:
-                try:
-                    async with asyncio.timeout_at(deadline):
-                        frame = await ws.recv()
-                except TimeoutError:
-                    self.close_with(4006, "no identify within the handshake time")
-                    break
-                self.handle(frame, time.perf_counter())
             while not self.closing:
-                frame = await ws.recv()
+                frame = await ws.recv_queued() if isinstance(ws, BoneyardConnection) else await ws.recv()
                 self.handle(frame, time.perf_counter())
         except ConnectionClosed:
             pass
         finally:
+            handshake.cancel()
+            if isinstance(ws, BoneyardConnection):
+                ws.direct = None
             self.gone()
+
+    def _direct(self, frame: bytes) -> None:
+        if self.closing:
+            return  # what a closing connection still sends is not read
+        try:
+            self.handle(frame, time.perf_counter())
+        except Exception:  # never into websockets' parser: it would drop the connection's events
+            log.exception("a frame failed", extra=ids(peer=self.peer()))
+            self.close_with(1011, "the server failed")
+
+    def _handshake_over(self) -> None:
+        if self.session is None and not self.closing:
+            self.close_with(4006, "no identify within the handshake time")
 
     def gone(self) -> None:
         """The socket is closed: the session (if any) drops, and keeps its seats for a grace period."""

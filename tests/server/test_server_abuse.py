@@ -47,10 +47,12 @@ class RawClient:
         assert head.startswith(b"HTTP/1.1 101"), head
         return cls(reader, writer)
 
-    def send(self, payload: bytes) -> None:
+    def send(self, payload: bytes, *, opcode: int = 0x2, fin: bool = True) -> None:
+        """One masked frame (binary and final unless told: a fragment, or a continuation, opcode 0)."""
         mask = os.urandom(4)
         size = len(payload)
-        head = bytes([0x82, 0x80 | size]) if size < 126 else bytes([0x82, 0xFE]) + struct.pack("!H", size)
+        first = (0x80 if fin else 0) | opcode
+        head = bytes([first, 0x80 | size]) if size < 126 else bytes([first, 0xFE]) + struct.pack("!H", size)
         self.writer.write(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
     async def frame(self) -> tuple[int, bytes]:
@@ -202,3 +204,24 @@ async def test_connections_beyond_the_limit_are_closed_with_4007() -> None:
                 await asyncio.wait_for(second.recv(), 5)
             assert second.close_code == 4007
         assert (await first.request(type="ping")).type == "pong"
+
+
+async def test_a_fragmented_message_is_handled_in_order_with_the_frames_around_it() -> None:
+    # Single-frame commands are handled as they are parsed, fragmented ones through websockets'
+    # assembler: neither may overtake the other.
+    async with running_server() as server:
+        raw = await RawClient.open(server.port)
+        assert msgpack.unpackb((await raw.frame())[1])["type"] == "hello"
+        pings = [encode(Ping(type="ping", id=f"p{i}")) for i in range(5)]
+        raw.send(encode(Identify(type="identify", name="frag", id="i")))
+        raw.send(pings[0])
+        raw.send(pings[1][:3], fin=False)
+        raw.send(pings[1][3:], opcode=0x0)
+        raw.send(pings[2])
+        raw.send(pings[3][:4], opcode=0x2, fin=False)
+        raw.send(pings[3][4:], opcode=0x0)
+        raw.send(pings[4])
+        replies = [msgpack.unpackb((await raw.frame())[1]) for _ in range(6)]
+        assert [r.get("reply_to") for r in replies] == ["i", "p0", "p1", "p2", "p3", "p4"]
+        assert [r["seq"] for r in replies] == [2, 3, 4, 5, 6, 7]
+        raw.writer.close()
