@@ -94,15 +94,27 @@ def wire_action(action: Any) -> dict[str, Any]:
 def engine_action(spec: GameSpec, action: BaseModel) -> Any | None:
     """The engine action of a wire action, or ``None`` when it is not an action of this game at all.
 
-    Only the shape is checked here; whether it is legal now is the engine's call.
+    Only the shape is checked here; whether it is legal now is the engine's call. Cached per game
+    and (frozen, hashable) wire action: there are a few hundred of them.
     """
+    key = (spec.name, action)
+    if key in _ENGINE_ACTIONS:
+        return _ENGINE_ACTIONS[key]
     data = action.model_dump()
-    if spec.name == "moon" and data.get("end") is not None:
-        return None  # a Moon play has no end
-    try:
-        return spec.action_from_record(data)
-    except (ValueError, KeyError, TypeError):
-        return None
+    engine: Any | None = None
+    if spec.name != "moon" or data.get("end") is None:  # a Moon play has no end
+        try:
+            engine = spec.action_from_record(data)
+        except (ValueError, KeyError, TypeError):
+            engine = None
+    if len(_ENGINE_ACTIONS) < _ENGINE_ACTIONS_KEPT:
+        _ENGINE_ACTIONS[key] = engine
+    return engine
+
+
+_ENGINE_ACTIONS: dict[tuple[str, BaseModel], Any | None] = {}
+_ENGINE_ACTIONS_KEPT = 10_000
+"""Valid wire actions are few; a client sending odd ones cannot grow the cache past this."""
 
 
 # --- events -----------------------------------------------------------------------------------
