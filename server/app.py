@@ -102,13 +102,14 @@ class BoneyardServer:
         settings = self.settings
         loop = asyncio.get_running_loop()
         if settings.durable:
-            self.storage = await Storage.open(settings.db, self._storage_failed)
+            self.storage = await Storage.open(settings.db, self._storage_failed, sync=settings.db_sync)
             journal = self.storage.journal
             journal.on_commit = self.metrics.watch_database(settings.db, journal.queued_statements)
             # Frames wait for the journal's worker thread, and a thread that wants the GIL from a busy
             # loop waits up to the switch interval (5 ms by default) each time it does: at 1 ms, the
             # median command-to-broadcast at 10,000 connections fell from 15 to 8 ms (bench/README.md).
-            sys.setswitchinterval(DB_SWITCH_INTERVAL)
+            if settings.db_sync == "full":
+                sys.setswitchinterval(DB_SWITCH_INTERVAL)
             if self._own_store:
                 self.store = self.storage.records
         try:

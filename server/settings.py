@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     durable: bool = True
     """Keep state in ``db``, every action committed before anyone hears of it, so that a restart or
     a crash loses no game; ``false``: memory only (tests, local games, benchmarks)."""
+    db_sync: Literal["full", "normal"] = "full"
+    """``full``: each commit is fsynced (in a worker thread) before its frames go out, so nothing a
+    client saw is lost even to power loss or an OS crash. ``normal``: commits are written to the
+    OS at once, on the event loop, without fsync: a killed or crashed server still loses nothing,
+    but power loss or an OS crash may take back the last moments; the latency of ``full``'s fsync
+    and thread handover is gone."""
 
     max_frame_bytes: int = Field(default=4096, ge=256, le=4096)
     """The longest frame a client may send; longer closes the connection with 1009.

@@ -121,6 +121,12 @@ class Database:
         """Another connection, for reads on the event loop's thread (WAL: they never wait for the writer)."""
         return connect(self.path)
 
+    def set_synchronous(self, mode: str) -> None:
+        """``FULL`` (the default: fsync at each commit) or ``NORMAL`` (WAL: fsync at checkpoints only)."""
+        if mode.upper() not in ("FULL", "NORMAL"):
+            raise ValueError(f"unknown synchronous mode {mode!r}")
+        self.connection.execute(f"PRAGMA synchronous = {mode.upper()}")
+
     def close(self) -> None:
         self.connection.close()
         os.close(self._lock_fd)  # releases the lock

@@ -19,19 +19,24 @@ class Storage:
         db: Database,
         loop: asyncio.AbstractEventLoop,
         on_failure: Callable[[BaseException], None] | None = None,
+        *,
+        sync: str = "full",
     ) -> None:
         self.db = db
-        self.journal = Journal(db.connection, loop, on_failure)
+        db.set_synchronous(sync)
+        self.journal = Journal(db.connection, loop, on_failure, inline=sync == "normal")
         self._reader = db.reader()
         self.log = DurableLog(self.journal)
         self.records = SQLiteRecordStore(self.journal, self._reader)
 
     @classmethod
-    async def open(cls, path: Path, on_failure: Callable[[BaseException], None] | None = None) -> Storage:
+    async def open(
+        cls, path: Path, on_failure: Callable[[BaseException], None] | None = None, *, sync: str = "full"
+    ) -> Storage:
         """Lock, check and migrate the database (in a thread: ``quick_check`` reads the whole file);
-        :class:`~server.storage.db.StorageError` if it cannot be used."""
+        :class:`~server.storage.db.StorageError` if it cannot be used. ``sync``: ``Settings.db_sync``."""
         db = await asyncio.to_thread(open_database, path)
-        return cls(db, asyncio.get_running_loop(), on_failure)
+        return cls(db, asyncio.get_running_loop(), on_failure, sync=sync)
 
     def load(self) -> tuple[list[StoredTable], dict[str, StoredSession]]:
         """Everything to restore: the stored tables and the sessions holding their seats."""

@@ -21,6 +21,10 @@ their order on every connection.
 
 If a commit fails (disk full, I/O error), nothing queued after it is ever sent: the journal
 reports the failure once (``on_failure``; the server then stops) and refuses more writes.
+
+``inline`` (``db_sync = normal``): there is no fsync to wait for, so the commit runs on the loop
+right after the batch, and the frames waiting for it go out in the same pass (no thread, no GIL
+handover).
 """
 
 from __future__ import annotations
@@ -48,8 +52,11 @@ class Journal:
         connection: sqlite3.Connection,
         loop: asyncio.AbstractEventLoop,
         on_failure: Callable[[BaseException], None] | None = None,
+        *,
+        inline: bool = False,
     ) -> None:
         self._connection = connection
+        self._inline = inline
         self._loop = loop
         self._on_failure = on_failure
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="boneyard-db")
@@ -135,22 +142,32 @@ class Journal:
         self._running, self._next = self._next, []
         try:
             self._run(batch)
+            if self._inline:
+                took = self._timed_commit()
         except Exception as error:
             self._fail(error)
+            return
+        if self._inline:
+            self._done(len(batch), took)
             return
         future = self._loop.run_in_executor(self._executor, self._timed_commit)
         future.add_done_callback(partial(self._committed, len(batch)))
 
     def _committed(self, statements: int, future: asyncio.Future[float]) -> None:
-        waiting, self._running = self._running or [], None
         error = future.exception() if not future.cancelled() else asyncio.CancelledError()
         if error is not None:
+            self._running = None
             self._fail(error)
             return
+        self._done(statements, future.result())
+
+    def _done(self, statements: int, took: float) -> None:
+        """A batch is committed: run what waited for it, then commit what queued meanwhile."""
+        waiting, self._running = self._running or [], None
         self.commits += 1
         self.statements += statements
         if self.on_commit is not None:
-            self.on_commit(statements, future.result())
+            self.on_commit(statements, took)
         for callback in waiting:
             callback()
         self._submit()

@@ -87,9 +87,9 @@ async def start_server(db: Path, *args: str, env: dict[str, str] | None = None) 
 
 
 @asynccontextmanager
-async def server_on(db: Path) -> AsyncIterator[ServerProcess]:
-    """A server on ``db``, killed at the end if the test did not stop it."""
-    process = await start_server(db)
+async def server_on(db: Path, env: dict[str, str] | None = None) -> AsyncIterator[ServerProcess]:
+    """A server on ``db`` (``env``: more settings), killed at the end if the test did not stop it."""
+    process = await start_server(db, env=env)
     try:
         assert process.stdout is not None and process.stderr is not None
         line = (await asyncio.wait_for(process.stdout.readline(), 20)).decode().strip()

@@ -52,3 +52,23 @@ async def test_a_failed_statement_breaks_the_journal_and_nothing_waiting_runs(tm
     reader.close()
     await journal.close()
     db.close()
+
+
+async def test_an_inline_journal_commits_on_the_loop_in_the_same_pass(tmp_path: Path) -> None:
+    # db_sync=normal: no fsync to wait for, so no worker thread: the batch and its commit run in the
+    # loop pass after the writes, and what waited for them runs right then.
+    db = open_database(tmp_path / "j.db")
+    db.set_synchronous("normal")
+    assert db.connection.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    journal = Journal(db.connection, asyncio.get_running_loop(), inline=True)
+    ran: list[str] = []
+    journal.write("INSERT INTO sessions (token, player_id, name) VALUES (?, ?, ?)", ("a", "p1", "ana"))
+    journal.after_commit(lambda: ran.append("after"))
+    assert journal.pending() and ran == []
+    await asyncio.sleep(0)  # one loop pass
+    assert ran == ["after"] and not journal.pending() and journal.commits == 1
+    reader = db.reader()
+    assert reader.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
+    reader.close()
+    await journal.close()
+    db.close()
