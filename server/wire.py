@@ -97,7 +97,7 @@ def engine_action(spec: GameSpec, action: BaseModel) -> Any | None:
     Only the shape is checked here; whether it is legal now is the engine's call. Cached per game
     and (frozen, hashable) wire action: there are a few hundred of them.
     """
-    key = (spec.name, action)
+    key = (spec.name, type(action), *action.__dict__.values())  # cheaper than the model's own hash
     if key in _ENGINE_ACTIONS:
         return _ENGINE_ACTIONS[key]
     data = action.model_dump()
@@ -112,7 +112,7 @@ def engine_action(spec: GameSpec, action: BaseModel) -> Any | None:
     return engine
 
 
-_ENGINE_ACTIONS: dict[tuple[str, BaseModel], Any | None] = {}
+_ENGINE_ACTIONS: dict[tuple[Any, ...], Any | None] = {}
 _ENGINE_ACTIONS_KEPT = 10_000
 """Valid wire actions are few; a client sending odd ones cannot grow the cache past this."""
 

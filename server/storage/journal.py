@@ -30,6 +30,7 @@ handover).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import sqlite3
 import time
@@ -181,12 +182,19 @@ class Journal:
             self._on_failure(error)
 
     def _run(self, batch: list[Statement]) -> None:
-        """Begin a transaction and run the batch in it (on the loop: no commit, so no disk wait)."""
+        """Begin a transaction and run the batch in it (on the loop: no commit, so no disk wait).
+
+        Runs of the same statement (mostly every table's new action) go in one ``executemany``.
+        """
         connection = self._connection
         connection.execute("BEGIN")
         try:
-            for sql, params in batch:
-                connection.execute(sql, params)
+            for sql, group in itertools.groupby(batch, key=_sql):
+                rows = [params for _, params in group]
+                if len(rows) == 1:
+                    connection.execute(sql, rows[0])
+                else:
+                    connection.executemany(sql, rows)
         except BaseException:
             connection.execute("ROLLBACK")
             raise
@@ -208,6 +216,10 @@ class Journal:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
+
+
+def _sql(statement: Statement) -> str:
+    return statement[0]
 
 
 def _wake(done: asyncio.Future[None]) -> None:
