@@ -174,6 +174,8 @@ class PlayingTable:
 
     def act(self, session: Session, seat: int, action_model: Any) -> None:
         """A player's ``act``: the engine alone decides; an error changes nothing."""
+        if self.lobby.stopping:
+            raise CommandError("unavailable", "the server is shutting down: resume when it is back")
         engine = self.engine
         if engine is None:
             raise CommandError("not_your_turn", "the game has not started")
@@ -298,13 +300,15 @@ class PlayingTable:
         """Arm the table's one timer for the seat to move: a bot's move, or the player's time running out
         (in ``seconds``, by default the table's turn time; its wall-clock deadline is stored)."""
         self._cancel_timer()
+        if self.lobby.stopping:
+            return  # a stopping server moves no more (its journal may be closed already)
         loop = self.lobby.loop
         settings = self.lobby.settings
         if seat.bot_plays:
             if self.bots_only():
                 # Flat out, one move per loop pass, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
-                pending = self._timer = AfterCommit(partial(loop.call_soon, self._bot_move))
+                pending = self._timer = AfterCommit(loop, self._bot_move)
                 self.lobby.wal.after_commit(pending)
             elif seat.auto and seat.connected and not seat.bot:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
@@ -332,7 +336,7 @@ class PlayingTable:
         self._timer = None
         self._deadline = None
         engine = self.engine
-        if engine is None or engine.to_move is None:
+        if engine is None or engine.to_move is None or self.lobby.stopping:
             return
         seat = self.seats[engine.to_move]
         seat.timeouts += 1
@@ -347,7 +351,7 @@ class PlayingTable:
     def _bot_move(self) -> None:
         self._timer = None
         engine = self.engine
-        if engine is None or engine.to_move is None or self.status != "playing":
+        if engine is None or engine.to_move is None or self.status != "playing" or self.lobby.stopping:
             return
         self._play_for(self.seats[engine.to_move])
 
@@ -399,20 +403,25 @@ class PlayingTable:
 
 
 class AfterCommit:
-    """A bot move waiting for the commit of the table's last action; cancelled like a timer handle."""
+    """A bot move waiting for the commit of the table's last action, then for its turn in the loop
+    (one move per table per loop pass); cancelled like a timer handle, at either stage."""
 
-    __slots__ = ("_callback",)
+    __slots__ = ("_callback", "_handle", "_loop")
 
-    def __init__(self, callback: Callable[[], object]) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, callback: Callable[[], object]) -> None:
+        self._loop = loop
         self._callback: Callable[[], object] | None = callback
+        self._handle: asyncio.Handle | None = None
 
     def cancel(self) -> None:
         self._callback = None
+        if self._handle is not None:
+            self._handle.cancel()
 
     def __call__(self) -> None:
         callback, self._callback = self._callback, None
         if callback is not None:
-            callback()
+            self._handle = self._loop.call_soon(callback)
 
 
 class LazyRandom(random.Random):

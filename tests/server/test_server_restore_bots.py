@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from durability_kit import durable, hold_commits, query
 from server_testkit import Player, http_get, is_event, running_server
 
@@ -127,3 +128,20 @@ async def test_a_durable_servers_metrics_show_its_database(tmp_path: Path) -> No
 def moves_needed_for_a_trick() -> int:
     """Three bids (or passes), the discard and trump, and three plays: each one stored action."""
     return 3 + 2 + 3
+
+
+@pytest.mark.parametrize("durable_db", [False, True], ids=["memory", "durable"])
+async def test_a_stopped_server_moves_no_more(tmp_path: Path, durable_db: bool, caplog: Any) -> None:
+    # A bot move already on its way when the server stops (committed, queued for the next loop pass)
+    # must not run: it would play on after the journal closed, without being stored.
+    overrides: dict[str, Any] = {"durable": True, "db": tmp_path / "boneyard.db"} if durable_db else {}
+    async with running_server(**overrides) as server:
+        cy = await Player.connect(server.url, "cy")
+        table_id = (await cy.request(**BOTS_TABLE)).table.table_id
+        await cy.request(type="spectate", table_id=table_id)
+        await cy.until(lambda m: m.type == "event" and m.event.type == "trick_won")
+        await server.stop()
+        stopped_at = moves(server, table_id)
+        await asyncio.sleep(0.3)
+        assert moves(server, table_id) == stopped_at
+    assert not [r for r in caplog.records if "not stored" in r.getMessage()]
