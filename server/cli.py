@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
@@ -79,13 +80,25 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         first = error.errors()[0]
         parser.error(f"invalid setting {'.'.join(map(str, first['loc']))}: {first['msg']}")
     try:
-        return asyncio.run(serve(settings))
+        return _loop_runner(settings)(serve(settings))
     except StorageError as error:  # corrupt, locked by another server, from a newer version, ...
         print(f"boneyard-server: {error}", file=sys.stderr)
         return 1
     except OSError as error:  # e.g. the port is taken
         print(f"boneyard-server: cannot serve on {settings.host}:{settings.port}: {error}", file=sys.stderr)
         return 1
+
+
+def _loop_runner(settings: Settings) -> Callable[[Coroutine[Any, Any, int]], int]:
+    """``uvloop.run`` if asked for and installed, else ``asyncio.run``."""
+    if settings.uvloop:
+        try:
+            import uvloop
+        except ImportError:  # not installed (no wheel for this platform): the standard loop
+            pass
+        else:
+            return uvloop.run
+    return asyncio.run
 
 
 async def serve(settings: Settings) -> int:
@@ -99,6 +112,9 @@ async def serve(settings: Settings) -> int:
     await server.start()
     print(f"boneyard: serving ws://{settings.host}:{server.port}", flush=True)
     loop = asyncio.get_running_loop()
+    logging.getLogger("boneyard.server").info(
+        "event loop: %s", "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
+    )
     stopping: list[asyncio.Task[None]] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, lambda: stopping.append(loop.create_task(server.stop())))

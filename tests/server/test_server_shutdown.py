@@ -16,9 +16,13 @@ from server_testkit import Player, running_server
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_sigterm_closes_every_client_with_1012_and_exits_0_within_5_seconds(tmp_path: Path) -> None:
+@pytest.mark.parametrize("uvloop", ["true", "false"])
+async def test_sigterm_closes_every_client_with_1012_and_exits_0_within_5_seconds(
+    tmp_path: Path, uvloop: str
+) -> None:
     env = {
         **os.environ,
+        "BONEYARD_UVLOOP": uvloop,  # the default runs on uvloop; the standard loop must work as well
         "BONEYARD_DB": str(tmp_path / "boneyard.db"),
         "BONEYARD_PORT": "1",  # overridden by --port: flags beat the environment
         "BONEYARD_LOG_FORMAT": "json",
@@ -50,6 +54,8 @@ async def test_sigterm_closes_every_client_with_1012_and_exits_0_within_5_second
         assert returncode == 0
         logs = [json.loads(line) for line in (await process.stderr.read()).decode().splitlines() if line]
         assert any(entry["msg"] == "shutting down" for entry in logs)
+        loop = "uvloop" if uvloop == "true" else "asyncio"
+        assert any(entry["msg"] == f"event loop: {loop}" for entry in logs)
         assert any(entry.get("table_id") == created.table.table_id for entry in logs)
     finally:
         if process.returncode is None:
