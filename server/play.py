@@ -443,6 +443,10 @@ class LazyRandom(random.Random):
         if pending is not None:
             super().seed(pending)
 
+    def seed(self, a: object = None, version: int = 2) -> None:  # an explicit seed replaces the pending one
+        self._pending = None
+        super().seed(a, version)  # type: ignore[arg-type]
+
     def random(self) -> float:
         self._seed_now()
         return super().random()
