@@ -47,11 +47,11 @@ log = logging.getLogger("boneyard.server")
 SERVER_NAME = "boneyard/0.1.0"
 
 FULL_COLLECTION_SECONDS = 1800.0
+"""At least this often, frozen objects are unfrozen and collected (see ``_keep_gc_short``)."""
 DB_SWITCH_INTERVAL = 0.001
 """The interpreter's GIL switch interval on a durable server (seconds)."""
 HEARTBEAT_SLICE_SECONDS = 0.1
 """Heartbeat pings go out to a slice of the connections this often."""
-"""At least this often, frozen objects are unfrozen and collected (see ``_keep_gc_short``)."""
 
 
 def _select_subprotocol(connection: ServerConnection, offered: Sequence[Subprotocol]) -> Subprotocol | None:

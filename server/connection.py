@@ -112,18 +112,16 @@ class Client(FrameWriter):
         self.send(ctx.hello)
         ctx.outbox.flush()
         handshake = ws.loop.call_later(ctx.lobby.settings.handshake_seconds, self._handshake_over)
-        if isinstance(ws, BoneyardConnection):
-            ws.direct = self._direct  # frames are handled as they are parsed (server.wsconnection)
+        assert isinstance(ws, BoneyardConnection)  # the server creates only these (``create_connection``)
+        ws.direct = self._direct  # frames are handled as they are parsed (server.wsconnection)
         try:
             while not self.closing:
-                frame = await ws.recv_queued() if isinstance(ws, BoneyardConnection) else await ws.recv()
-                self.handle(frame, time.perf_counter())
+                self.handle(await ws.recv_queued(), time.perf_counter())
         except ConnectionClosed:
             pass
         finally:
             handshake.cancel()
-            if isinstance(ws, BoneyardConnection):
-                ws.direct = None
+            ws.direct = None
             self.gone()
 
     def _direct(self, frame: bytes) -> None:

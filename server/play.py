@@ -12,6 +12,7 @@ except the record, which is stored (and fetchable) only once the game is over.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import time
@@ -373,9 +374,9 @@ class PlayingTable:
     def bot_random(self) -> random.Random:
         """The bot's tie-breaker for this move: drawn from the game's secret seed and the move number,
         so that a restored table's bots choose exactly as they would have (and a fixed
-        ``settings.seed`` replays a whole table). The seed only goes in through SHA-512, so the
+        ``settings.seed`` replays a whole table). The seed only goes in through SHA-256, so the
         choices reveal nothing of it."""
-        return LazyRandom(f"bots/{self.seed}/{self.moves}")
+        return LazyRandom(hashlib.sha256(f"bots/{self.seed}/{self.moves}".encode()).digest())
 
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""
@@ -434,8 +435,8 @@ class LazyRandom(random.Random):
     True
     """
 
-    def __init__(self, seed: str) -> None:  # no super().__init__(): that would seed now
-        self._pending: str | None = seed
+    def __init__(self, seed: str | bytes) -> None:  # no super().__init__(): that would seed now
+        self._pending: str | bytes | None = seed
         self.gauss_next = None
 
     def _seed_now(self) -> None:

@@ -143,12 +143,11 @@ class Journal:
         self._running, self._next = self._next, []
         try:
             self._run(batch)
-            if self._inline:
-                took = self._timed_commit()
+            took = self._timed_commit() if self._inline else None
         except Exception as error:
             self._fail(error)
             return
-        if self._inline:
+        if took is not None:
             self._done(len(batch), took)
             return
         future = self._loop.run_in_executor(self._executor, self._timed_commit)

@@ -120,7 +120,7 @@ async def test_a_durable_servers_metrics_show_its_database(tmp_path: Path) -> No
     assert values["boneyard_db_commits_total"] >= 1
     assert values["boneyard_db_statements_total"] >= moves_needed_for_a_trick()
     assert values["boneyard_db_commit_seconds_count"] == values["boneyard_db_commits_total"]
-    assert values["boneyard_db_queued_statements"] >= 0
+    assert "boneyard_db_queued_statements" in values  # a gauge read when scraped
     assert values['boneyard_db_size_bytes{file="db"}'] > 0
     assert values['boneyard_db_size_bytes{file="wal"}'] > 0
 
