@@ -25,6 +25,6 @@ USER boneyard
 VOLUME ["/data"]
 EXPOSE 8765
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-    CMD ["python", "-m", "server.healthcheck"]
+    CMD ["python", "-m", "boneyard.server.healthcheck"]
 STOPSIGNAL SIGTERM
 CMD ["boneyard-server", "serve"]

@@ -25,9 +25,9 @@ from typing import Any
 
 import websockets
 
-from protocol import COMMAND_ADAPTER, decode_server_message, encode
-from server.app import BoneyardServer
-from server.settings import Settings
+from boneyard.protocol import COMMAND_ADAPTER, decode_server_message, encode
+from boneyard.server.app import BoneyardServer
+from boneyard.server.settings import Settings
 
 GAMES = [
     {"game": "moon", "options": {"target": 1000}, "bots": [0, 1, 2]},

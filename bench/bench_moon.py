@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.games.base import RandomDealer
-from server.games.moon import MoonGame, MoonState
-from server.games.moon.rules import MOON_IDS
-from server.games.moon.state import THROWN_IN
+from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.moon import MoonGame, MoonState
+from boneyard.server.games.moon.rules import MOON_IDS
+from boneyard.server.games.moon.state import THROWN_IN
 
 
 def bench_public(hands: int, seed: int) -> float:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from protocol import decode_command, decode_server_message, encode
-from protocol.spec.examples import ALL_EXAMPLES
+from boneyard.protocol import decode_command, decode_server_message, encode
+from boneyard.protocol.spec.examples import ALL_EXAMPLES
 
 CASES = (
     "`ping`",

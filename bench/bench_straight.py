@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.games.base import RandomDealer
-from server.games.straight import StraightGame, StraightOptions
+from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.straight import StraightGame, StraightOptions
 
 # A target no hand can reach keeps every game going, so each hand starts from a fresh deal.
 ENDLESS = 10**9

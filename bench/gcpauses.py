@@ -66,7 +66,7 @@ class GcPauses:
 def main() -> int:
     pauses = GcPauses()
     atexit.register(lambda: print(pauses.report(), flush=True))
-    from server.cli import main as server_main
+    from boneyard.server.cli import main as server_main
 
     return int(server_main(sys.argv[1:]))
 

@@ -62,7 +62,7 @@ class BoneyardClient:
         frame = msgpack.packb({"type": kind, "id": self.next_id, **fields})
         ctx = self.table.ctx
         if ctx.cfg.validate:
-            from protocol import ProtocolError, decode_command
+            from boneyard.protocol import ProtocolError, decode_command
 
             try:
                 decode_command(frame)
@@ -97,7 +97,7 @@ class BoneyardClient:
             if not (kind == b"table_created" and self.create_id >= 0) and not ctx.cfg.validate:
                 return
         if ctx.cfg.validate:
-            from protocol import ProtocolError, decode_server_message
+            from boneyard.protocol import ProtocolError, decode_server_message
 
             try:
                 decode_server_message(frame)

@@ -9,8 +9,9 @@ ramp, inside the measurement window. Two kinds of table:
 - ``BoneyardTable``: protocol v1 (PROTOCOL.md) with raw msgpack: commands are plain dicts packed with
   ``msgpack.packb``, server frames are classified by the bytes of their leading ``type`` (always the
   first key) and lobby pushes are counted without being decoded; the rest is ``msgpack.unpackb``. With
-  ``--validate`` every server frame is also decoded by ``protocol.decode_server_message`` (strict) and
-  every command by ``protocol.decode_command``, which checks the load generator and the server alike.
+  ``--validate`` every server frame is also decoded by ``boneyard.protocol.decode_server_message``
+  (strict) and every command by ``boneyard.protocol.decode_command``, which checks the load generator and
+  the server alike.
 
 Latency is measured per client: from sending a command to the first broadcast of its table that reaches
 the same client (bare: its own frame echoed; Boneyard: the first ``event``, which the protocol orders
@@ -216,7 +217,7 @@ async def run_worker(cfg: WorkerConfig) -> dict[str, Any]:
     t0 = loop.time() + (cfg.t0_wall - time.time())
     ctx = Ctx(cfg, loop, t0)
     if cfg.validate:
-        import protocol  # noqa: F401 - loaded before the window, not in the middle of it
+        import boneyard.protocol  # noqa: F401 - loaded before the window, not in the middle of it
 
     if cfg.target == "bare":
         factory: Callable[[Ctx, int], BareTable | Any] = BareTable

@@ -93,7 +93,7 @@ def start_server(
         if args.gc_trace:
             base = [sys.executable, str(BENCH / "gcpauses.py")]
         else:
-            base = [exe] if exe else [sys.executable, "-m", "server.cli"]
+            base = [exe] if exe else [sys.executable, "-m", "boneyard.server.cli"]
         cmd = [*base, "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"]
         extra["BONEYARD_MAX_TABLES"] = str(max(10_000, 4 * args.tables))
         extra["BONEYARD_DB"] = str(log.with_suffix(".db"))  # a fresh database per run, in a temporary folder

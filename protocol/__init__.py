@@ -2,19 +2,19 @@
 
 Messages are pydantic models (strict, closed, immutable); a frame is one msgpack map.
 
->>> from protocol import Ping, decode_command, encode
+>>> from boneyard.protocol import Ping, decode_command, encode
 >>> decode_command(encode(Ping(type="ping", id=1)))
 Ping(type='ping', id=1)
 
-Modules: :mod:`protocol.values` (tiles, seats, options), :mod:`protocol.handshake`,
-:mod:`protocol.lobby`, :mod:`protocol.game` (actions, turns, events),
-:mod:`protocol.views` (snapshots), :mod:`protocol.records` (``boneyard-record/1``),
-:mod:`protocol.errors` (error and close codes), :mod:`protocol.messages` (the unions),
-:mod:`protocol.codec` (frames). The spec (``protocol/spec/``) is generated from them:
-``python -m protocol.spec``.
+Modules: :mod:`boneyard.protocol.values` (tiles, seats, options), :mod:`boneyard.protocol.handshake`,
+:mod:`boneyard.protocol.lobby`, :mod:`boneyard.protocol.game` (actions, turns, events),
+:mod:`boneyard.protocol.views` (snapshots), :mod:`boneyard.protocol.records` (``boneyard-record/1``),
+:mod:`boneyard.protocol.errors` (error and close codes), :mod:`boneyard.protocol.messages` (the unions),
+:mod:`boneyard.protocol.codec` (frames). The spec (``protocol/spec/``) is generated from them:
+``python -m boneyard.protocol.spec``.
 """
 
-from protocol.codec import (
+from boneyard.protocol.codec import (
     COMMAND_LIMITS,
     SERVER_LIMITS,
     DecodeLimits,
@@ -23,8 +23,8 @@ from protocol.codec import (
     decode_server_message,
     encode,
 )
-from protocol.errors import CLOSE_CODES, ERROR_CODES, CloseCode, DecodeErrorCode, Error, ErrorCode
-from protocol.game import (
+from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, CloseCode, DecodeErrorCode, Error, ErrorCode
+from boneyard.protocol.game import (
     ENGINE_EVENTS,
     Act,
     Action,
@@ -43,8 +43,8 @@ from protocol.game import (
     Turn,
     event_from_engine,
 )
-from protocol.handshake import Hello, Identify, Limits, Ok, Ping, Pong, Resume, SeatRef, Welcome
-from protocol.lobby import (
+from boneyard.protocol.handshake import Hello, Identify, Limits, Ok, Ping, Pong, Resume, SeatRef, Welcome
+from boneyard.protocol.lobby import (
     ChatCommand,
     ChatMessage,
     CreateMoonTable,
@@ -68,7 +68,7 @@ from protocol.lobby import (
     TableUpdated,
     TakeSeat,
 )
-from protocol.messages import (
+from boneyard.protocol.messages import (
     COMMAND_ADAPTER,
     COMMAND_MODELS,
     COMMAND_TYPES,
@@ -79,7 +79,7 @@ from protocol.messages import (
     ClientCommand,
     ServerMessage,
 )
-from protocol.records import (
+from boneyard.protocol.records import (
     RECORD_ADAPTER,
     RECORD_FORMAT,
     GetRecord,
@@ -88,7 +88,7 @@ from protocol.records import (
     RecordMessage,
     StraightRecord,
 )
-from protocol.values import (
+from boneyard.protocol.values import (
     CONTENT_TYPE,
     PROTOCOL_VERSION,
     SUBPROTOCOL,
@@ -99,7 +99,7 @@ from protocol.values import (
     Tile,
     Trump,
 )
-from protocol.views import Layout, MoonView, Snapshot, StraightView, View
+from boneyard.protocol.views import Layout, MoonView, Snapshot, StraightView, View
 
 __all__ = [
     "CLOSE_CODES",

@@ -3,7 +3,7 @@
 Decoding an untrusted frame is bounded and total: it returns a validated model or
 raises :class:`ProtocolError` with one of four documented codes, and nothing else.
 
->>> from protocol.handshake import Ping
+>>> from boneyard.protocol.handshake import Ping
 >>> frame = encode(Ping(type="ping", id=7))
 >>> frame.hex(" ")
 '82 a4 74 79 70 65 a4 70 69 6e 67 a2 69 64 07'
@@ -11,7 +11,7 @@ raises :class:`ProtocolError` with one of four documented codes, and nothing els
 Ping(type='ping', id=7)
 >>> decode_command(b"\\xc1")
 Traceback (most recent call last):
-protocol.codec.ProtocolError: malformed_frame: not msgpack (invalid byte or truncated)
+boneyard.protocol.codec.ProtocolError: malformed_frame: not msgpack (invalid byte or truncated)
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any, Literal, TypeVar
 import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from protocol.errors import DecodeErrorCode
-from protocol.messages import (
+from boneyard.protocol.errors import DecodeErrorCode
+from boneyard.protocol.messages import (
     COMMAND_ADAPTER,
     COMMAND_TYPES,
     SERVER_MESSAGE_ADAPTER,
@@ -31,7 +31,7 @@ from protocol.messages import (
     ClientCommand,
     ServerMessage,
 )
-from protocol.values import MAX_SAFE_INT, CommandId
+from boneyard.protocol.values import MAX_SAFE_INT, CommandId
 
 M = TypeVar("M")
 

@@ -7,7 +7,7 @@ starts at 1 on each connection and grows by exactly one per message.
 
 from __future__ import annotations
 
-from protocol.values import CommandId, Seqno, Str, WireModel
+from boneyard.protocol.values import CommandId, Seqno, Str, WireModel
 
 
 class CommandBase(WireModel):

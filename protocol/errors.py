@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from protocol.envelope import ReplyBase
-from protocol.values import Str
+from boneyard.protocol.envelope import ReplyBase
+from boneyard.protocol.values import Str
 
 ErrorCode = Literal[
     "malformed_frame",
@@ -43,7 +43,7 @@ ErrorCode = Literal[
 """Every error code the server sends."""
 
 DecodeErrorCode = Literal["malformed_frame", "frame_too_large", "unknown_type", "invalid_message"]
-"""The codes a frame can fail decoding with (see :mod:`protocol.codec`)."""
+"""The codes a frame can fail decoding with (see :mod:`boneyard.protocol.codec`)."""
 
 ERROR_CODES: dict[ErrorCode, str] = {
     "malformed_frame": (

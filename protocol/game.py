@@ -28,8 +28,22 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import Field
 
-from protocol.envelope import CommandBase, ServerMessageBase
-from protocol.values import Bid, Bool, Count, End, GameName, Id, Score, Seat, Seq, Str, Tile, Trump, WireModel
+from boneyard.protocol.envelope import CommandBase, ServerMessageBase
+from boneyard.protocol.values import (
+    Bid,
+    Bool,
+    Count,
+    End,
+    GameName,
+    Id,
+    Score,
+    Seat,
+    Seq,
+    Str,
+    Tile,
+    Trump,
+    WireModel,
+)
 
 # --- actions -------------------------------------------------------------------------------
 

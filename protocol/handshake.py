@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field
 
-from protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
-from protocol.values import (
+from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
+from boneyard.protocol.values import (
     Bool,
     Count,
     Id,

@@ -15,8 +15,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
-from protocol.values import (
+from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
+from boneyard.protocol.values import (
     Bool,
     ChatText,
     Count,

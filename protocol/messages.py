@@ -13,11 +13,11 @@ from typing import Annotated, Any, get_args
 
 from pydantic import Field, TypeAdapter
 
-from protocol.envelope import CommandBase, ServerMessageBase
-from protocol.errors import Error
-from protocol.game import Act, MoonEventMessage, StraightEventMessage, Turn
-from protocol.handshake import Hello, Identify, Ok, Ping, Pong, Welcome
-from protocol.lobby import (
+from boneyard.protocol.envelope import CommandBase, ServerMessageBase
+from boneyard.protocol.errors import Error
+from boneyard.protocol.game import Act, MoonEventMessage, StraightEventMessage, Turn
+from boneyard.protocol.handshake import Hello, Identify, Ok, Ping, Pong, Welcome
+from boneyard.protocol.lobby import (
     ChatCommand,
     ChatMessage,
     CreateMoonTable,
@@ -36,8 +36,8 @@ from protocol.lobby import (
     TableUpdated,
     TakeSeat,
 )
-from protocol.records import GetRecord, RecordMessage
-from protocol.views import Snapshot
+from boneyard.protocol.records import GetRecord, RecordMessage
+from boneyard.protocol.views import Snapshot
 
 ClientCommand = Annotated[
     Identify

@@ -20,9 +20,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, Strict, TypeAdapter, model_validator
 
-from protocol.envelope import CommandBase, ReplyBase
-from protocol.game import BidAction, DiscardAction, PassAction, TrumpAction
-from protocol.values import (
+from boneyard.protocol.envelope import CommandBase, ReplyBase
+from boneyard.protocol.game import BidAction, DiscardAction, PassAction, TrumpAction
+from boneyard.protocol.values import (
     Bool,
     End,
     Id,

@@ -13,10 +13,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, Strict
 
-from protocol.envelope import ReplyBase
-from protocol.game import Action
-from protocol.lobby import TableInfo
-from protocol.values import (
+from boneyard.protocol.envelope import ReplyBase
+from boneyard.protocol.game import Action
+from boneyard.protocol.lobby import TableInfo
+from boneyard.protocol.values import (
     Bid,
     Bool,
     Count,

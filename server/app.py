@@ -29,18 +29,18 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.typing import Subprotocol
 
-from protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
-from server.connection import Client, ServerContext
-from server.lobby import Lobby
-from server.metrics import Metrics
-from server.outbox import Outbox
-from server.records import MemoryRecordStore, RecordStore
-from server.settings import Settings
-from server.storage.durable import Storage
-from server.storage.restore import restore
-from server.storage.store import NO_LOG
-from server.wire import body_of
-from server.wsconnection import BoneyardConnection
+from boneyard.protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
+from boneyard.server.connection import Client, ServerContext
+from boneyard.server.lobby import Lobby
+from boneyard.server.metrics import Metrics
+from boneyard.server.outbox import Outbox
+from boneyard.server.records import MemoryRecordStore, RecordStore
+from boneyard.server.settings import Settings
+from boneyard.server.storage.durable import Storage
+from boneyard.server.storage.restore import restore
+from boneyard.server.storage.store import NO_LOG
+from boneyard.server.wire import body_of
+from boneyard.server.wsconnection import BoneyardConnection
 
 log = logging.getLogger("boneyard.server")
 

@@ -13,11 +13,11 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
-from server.games.registry import GAMES, game_spec
-from server.settings import Settings
-from server.simulate import simulate, write_records
-from server.storage.db import StorageError
-from server.storage.export import export_records
+from boneyard.server.games.registry import GAMES, game_spec
+from boneyard.server.settings import Settings
+from boneyard.server.simulate import simulate, write_records
+from boneyard.server.storage.db import StorageError
+from boneyard.server.storage.export import export_records
 
 
 class _Parser(argparse.ArgumentParser):
@@ -104,8 +104,8 @@ def _loop_runner(settings: Settings) -> Callable[[Coroutine[Any, Any, int]], int
 async def serve(settings: Settings) -> int:
     """Run a server until SIGTERM or SIGINT, then stop it gracefully (clients see 1012) and return 0."""
     # Imported here so that ``simulate`` does not load websockets, prometheus and the whole server.
-    from server.app import BoneyardServer
-    from server.logs import configure
+    from boneyard.server.app import BoneyardServer
+    from boneyard.server.logs import configure
 
     configure(settings.log_level, settings.log_format)
     server = BoneyardServer(settings)

@@ -18,7 +18,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from protocol import (
+from boneyard.protocol import (
     REPLIES,
     SUBPROTOCOL,
     DecodeLimits,
@@ -30,15 +30,15 @@ from protocol import (
     Welcome,
     decode_command,
 )
-from protocol.values import CommandId
-from server.errors import CommandError
-from server.lobby import Lobby
-from server.logs import ids
-from server.outbox import FrameWriter, Outbox
-from server.session import Session
-from server.table import Table
-from server.wire import body_of, body_of_dict, error_body, ok_body, stamp
-from server.wsconnection import BoneyardConnection
+from boneyard.protocol.values import CommandId
+from boneyard.server.errors import CommandError
+from boneyard.server.lobby import Lobby
+from boneyard.server.logs import ids
+from boneyard.server.outbox import FrameWriter, Outbox
+from boneyard.server.session import Session
+from boneyard.server.table import Table
+from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, stamp
+from boneyard.server.wsconnection import BoneyardConnection
 
 log = logging.getLogger("boneyard.connection")
 

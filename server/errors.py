@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from protocol import ErrorCode
+from boneyard.protocol import ErrorCode
 
 
 class CommandError(Exception):

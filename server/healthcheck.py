@@ -1,4 +1,4 @@
-"""``python -m server.healthcheck``: exit 0 if the server on this host answers ``/healthz`` with 200.
+"""``python -m boneyard.server.healthcheck``: exit 0 if the server on this host answers ``/healthz`` with 200.
 
 The container's health check (``Dockerfile``, ``compose.yaml``): the slim Python image has no curl.
 It asks ``127.0.0.1`` on ``BONEYARD_PORT`` (default 8765); a stopping server answers 503, so a

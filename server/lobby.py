@@ -24,18 +24,18 @@ from collections.abc import Iterable, Sequence
 
 import msgpack
 
-from protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
-from protocol.values import CommandId
-from server.errors import CommandError
-from server.games.registry import GAMES
-from server.logs import ids
-from server.metrics import Metrics
-from server.records import RecordStore
-from server.session import Session
-from server.settings import Settings
-from server.storage.store import NO_LOG, TableLog, id_number
-from server.table import Table
-from server.wire import body_of, body_of_dict
+from boneyard.protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
+from boneyard.protocol.values import CommandId
+from boneyard.server.errors import CommandError
+from boneyard.server.games.registry import GAMES
+from boneyard.server.logs import ids
+from boneyard.server.metrics import Metrics
+from boneyard.server.records import RecordStore
+from boneyard.server.session import Session
+from boneyard.server.settings import Settings
+from boneyard.server.storage.store import NO_LOG, TableLog, id_number
+from boneyard.server.table import Table
+from boneyard.server.wire import body_of, body_of_dict
 
 log = logging.getLogger("boneyard.lobby")
 
@@ -67,7 +67,7 @@ class Lobby:
         self.store = store
         self.loop = loop
         self.wal = wal
-        """Where tables, seats, tokens and actions are written ahead (``server.storage``)."""
+        """Where tables, seats, tokens and actions are written ahead (``boneyard.server.storage``)."""
         self.tables: dict[str, Table] = {}
         self.idle: set[Session] = set()
         """Connected sessions at no table: they get every table's changes."""
@@ -266,8 +266,8 @@ class Lobby:
 def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:
     """A ``lobby_changed`` body from tables' cached encodings and removed ids.
 
-    >>> from protocol import decode_server_message
-    >>> from server.wire import stamp
+    >>> from boneyard.protocol import decode_server_message
+    >>> from boneyard.server.wire import stamp
     >>> info = {"table_id": "t1", "game": "moon", "options": {"all_pass": "redeal", "target": 21},
     ...         "seats": [{"seat": s, "name": None, "bot": False, "connected": False, "auto": False}
     ...                   for s in range(3)],

@@ -20,20 +20,20 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from server.errors import CommandError
-from server.games.base import Engine, Event, IllegalAction
-from server.games.dealers import KeyedDealer, new_seed
-from server.games.registry import GameSpec
-from server.logs import ids
-from server.records import validated
-from server.seats import Seat
-from server.session import Session
-from server.wire import EventEncoder, body_of_dict, engine_action, wire_action
+from boneyard.server.errors import CommandError
+from boneyard.server.games.base import Engine, Event, IllegalAction
+from boneyard.server.games.dealers import KeyedDealer, new_seed
+from boneyard.server.games.registry import GameSpec
+from boneyard.server.logs import ids
+from boneyard.server.records import validated
+from boneyard.server.seats import Seat
+from boneyard.server.session import Session
+from boneyard.server.wire import EventEncoder, body_of_dict, engine_action, wire_action
 
 if TYPE_CHECKING:
     import asyncio
 
-    from server.lobby import Lobby
+    from boneyard.server.lobby import Lobby
 
 log = logging.getLogger("boneyard.table")
 
@@ -42,7 +42,7 @@ Listener = tuple[Session, int | None]
 
 
 class PlayingTable:
-    """Runs the games of one table (the lobby-facing half is :class:`server.table.Table`)."""
+    """Runs the games of one table (the lobby-facing half is :class:`boneyard.server.table.Table`)."""
 
     __slots__ = (
         "_deadline",

@@ -4,9 +4,9 @@ A record is stored only once its game is over (a running game's record is secret
 validated strictly against the protocol's models. A later store (SQLite) implements the same
 two methods.
 
->>> from server.games.base import RandomDealer
->>> from server.games.registry import game_spec
->>> from server.simulate import play_bots
+>>> from boneyard.server.games.base import RandomDealer
+>>> from boneyard.server.games.registry import game_spec
+>>> from boneyard.server.simulate import play_bots
 >>> import random
 >>> spec = game_spec("moon")
 >>> engine = play_bots(spec, spec.new_game(spec.options_from_dict({"target": 7}), RandomDealer(1)),
@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import msgpack
 
-from protocol import RECORD_ADAPTER, MoonRecord, StraightRecord
+from boneyard.protocol import RECORD_ADAPTER, MoonRecord, StraightRecord
 
 GameRecord = MoonRecord | StraightRecord
 

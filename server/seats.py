@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.session import Session
+from boneyard.server.session import Session
 
 
 class Seat:

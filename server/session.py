@@ -2,7 +2,7 @@
 
 A session outlives its connection: when a seated player drops, the session keeps numbering and
 logging the messages meant for them, so a resume can replay exactly what was missed. The log is a
-bounded deque of message bodies (see :mod:`server.wire`): public bodies are shared by everyone at
+bounded deque of message bodies (see :mod:`boneyard.server.wire`): public bodies are shared by everyone at
 the table, so a session's log is mostly references. Only sessions holding a token (seated once)
 keep a log at all.
 
@@ -21,14 +21,14 @@ import itertools
 from collections import deque
 from typing import TYPE_CHECKING, Protocol
 
-from server.wire import stamp
+from boneyard.server.wire import stamp
 
 if TYPE_CHECKING:
-    from server.table import Table
+    from boneyard.server.table import Table
 
 
 class Peer(Protocol):
-    """The live connection of a session (``server.connection.Client``)."""
+    """The live connection of a session (``boneyard.server.connection.Client``)."""
 
     def write(self, frame: bytes) -> None: ...
 

@@ -14,8 +14,8 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from protocol.values import MAX_CHAT_CHARS
-from server.storage.db import default_path
+from boneyard.protocol.values import MAX_CHAT_CHARS
+from boneyard.server.storage.db import default_path
 
 LogLevel = Literal["debug", "info", "warning", "error"]
 

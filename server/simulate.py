@@ -13,9 +13,9 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from server.games.base import Engine, RandomDealer
-from server.games.registry import GameSpec
-from server.records import validated
+from boneyard.server.games.base import Engine, RandomDealer
+from boneyard.server.games.registry import GameSpec
+from boneyard.server.records import validated
 
 
 def play_bots(spec: GameSpec, engine: Engine, rng: random.Random) -> Engine:

@@ -1,6 +1,6 @@
 """One table as the lobby sees it: joining, taking a bot's seat, watching, leaving, chat, rematch.
 
-The game itself (engine, turns, timers, bots, fan-out, record) is :class:`server.play.PlayingTable`.
+The game itself (engine, turns, timers, bots, fan-out, record) is :class:`boneyard.server.play.PlayingTable`.
 A waiting table starts when every seat is held (by a player or a bot); a finished one starts again
 when every seated human has asked for a rematch; a table with nobody left is removed.
 """
@@ -14,18 +14,18 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 from pydantic import TypeAdapter
 
-from protocol import Seated, Snapshot, TableInfo
-from protocol.values import CommandId
-from server.errors import CommandError
-from server.games.registry import GameSpec
-from server.logs import ids
-from server.play import PlayingTable
-from server.seats import Seat
-from server.session import Session
-from server.wire import body_of, body_of_dict, view_model
+from boneyard.protocol import Seated, Snapshot, TableInfo
+from boneyard.protocol.values import CommandId
+from boneyard.server.errors import CommandError
+from boneyard.server.games.registry import GameSpec
+from boneyard.server.logs import ids
+from boneyard.server.play import PlayingTable
+from boneyard.server.seats import Seat
+from boneyard.server.session import Session
+from boneyard.server.wire import body_of, body_of_dict, view_model
 
 if TYPE_CHECKING:
-    from server.lobby import Lobby
+    from boneyard.server.lobby import Lobby
 
 log = logging.getLogger("boneyard.table")
 

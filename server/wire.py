@@ -5,7 +5,7 @@ every connection stamps its own ``seq`` into the same body, which is also what a
 resume. Stamping splices the number into the bytes: every server message is a msgpack map whose first
 keys are ``type`` and ``seq``, so the ``seq`` value sits right after a fixed-length head.
 
->>> from protocol import Pong, decode_server_message, encode
+>>> from boneyard.protocol import Pong, decode_server_message, encode
 >>> body = body_of(Pong(type="pong", seq=1, reply_to=7))
 >>> stamp(body, 300) == encode(Pong(type="pong", seq=300, reply_to=7))
 True
@@ -21,7 +21,7 @@ from typing import Any
 import msgpack
 from pydantic import BaseModel, TypeAdapter
 
-from protocol import (
+from boneyard.protocol import (
     ENGINE_EVENTS,
     Action,
     Error,
@@ -30,9 +30,9 @@ from protocol import (
     StraightView,
     event_from_engine,
 )
-from protocol.values import CommandId
-from server.games.moon import action_to_dict as moon_action_dict
-from server.games.registry import GameSpec
+from boneyard.protocol.values import CommandId
+from boneyard.server.games.moon import action_to_dict as moon_action_dict
+from boneyard.server.games.registry import GameSpec
 
 _pack = msgpack.Packer().pack
 # packb of a fresh Packer each call is slower than one shared Packer (it keeps no state between calls).

@@ -9,9 +9,9 @@ import pytest
 from conftest import OPTION_SETS, option_set_id
 from pydantic import ValidationError
 
-from protocol import RECORD_ADAPTER
-from server.games.registry import game_spec
-from server.simulate import simulate
+from boneyard.protocol import RECORD_ADAPTER
+from boneyard.server.games.registry import game_spec
+from boneyard.server.simulate import simulate
 
 
 @pytest.mark.parametrize("option_set", OPTION_SETS, ids=option_set_id)

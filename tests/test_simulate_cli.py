@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from server.games.records import replay
+from boneyard.server.games.records import replay
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", "simulate", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "boneyard.server.cli", "simulate", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

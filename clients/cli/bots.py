@@ -1,12 +1,12 @@
 """The client's basic bot, for ``--auto``: it picks one of the legal actions the server offered.
 
-Why not the server's bot? ``server.games`` bots read an *engine* view (Straight's needs the
+Why not the server's bot? ``boneyard.server.games`` bots read an *engine* view (Straight's needs the
 engine's own layout object to weigh a play), which a client cannot build from the wire
 without reaching into the server's internals. This bot reads only the mirror, like any
 third-party client would, and never invents an action: it only chooses among
 ``view.legal_actions``. It plays sensibly, not well.
 
->>> from protocol import PassAction, BidAction
+>>> from boneyard.protocol import PassAction, BidAction
 >>> choose_moon_bid([(6, 6), (6, 5), (6, 4), (6, 3), (5, 5), (2, 1), (3, 1)],
 ...                 [PassAction(type="pass"), BidAction(type="bid", bid=4), BidAction(type="bid", bid=5)])
 BidAction(type='bid', bid=4)
@@ -18,9 +18,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from clients.cli.core import layout as layouts
-from clients.cli.core.rules import Tile, is_double, is_trump, led_suit, pips, power
-from protocol import (
+from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core.rules import Tile, is_double, is_trump, led_suit, pips, power
+from boneyard.protocol import (
     BidAction,
     DiscardAction,
     MoonView,

@@ -12,9 +12,9 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, NoReturn
 
-from clients.cli.core.commands import CommandError
-from clients.cli.core.session import Client
-from clients.cli.ui.app import TerminalUI
+from boneyard.clients.cli.core.commands import CommandError
+from boneyard.clients.cli.core.session import Client
+from boneyard.clients.cli.ui.app import TerminalUI
 
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
 
@@ -104,8 +104,8 @@ def play_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
 @contextlib.asynccontextmanager
 async def local_server() -> AsyncIterator[str]:
     """A server in this process on a free loopback port (the only place the client imports ``server``)."""
-    from server.app import BoneyardServer
-    from server.settings import Settings
+    from boneyard.server.app import BoneyardServer
+    from boneyard.server.settings import Settings
 
     # BONEYARD_* environment variables still apply to everything not set here.
     settings: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "log_level": "warning", "durable": False}
@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "replay":
-            from clients.cli.replay import run_replay
+            from boneyard.clients.cli.replay import run_replay
 
             return run_replay(args.record, game=args.game, all_steps=args.all, colour=_colour(args))
         if args.command == "play":

@@ -2,8 +2,8 @@
 
 A ``boneyard-record/1`` record holds the deals and every action, not what followed from
 them, so the replayer works out the rest with the client's own rule knowledge: who took
-each Moon trick (:func:`clients.cli.core.rules.trick_winner`) and Straight's layout and
-count (:mod:`clients.cli.core.layout`). Everything is face up: the game is over.
+each Moon trick (:func:`boneyard.clients.cli.core.rules.trick_winner`) and Straight's layout and
+count (:mod:`boneyard.clients.cli.core.layout`). Everything is face up: the game is over.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from prompt_toolkit import PromptSession, print_formatted_text
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.styles import Style
 
-from clients.cli.core import layout as layouts
-from clients.cli.core.rules import pips, sort_moon_hand, sort_straight_hand, trick_winner, trump_word
-from clients.cli.ui import render
-from clients.cli.ui.render import Fragments
-from protocol import RECORD_ADAPTER, MoonRecord, StraightRecord, StraightView
+from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core.rules import pips, sort_moon_hand, sort_straight_hand, trick_winner, trump_word
+from boneyard.clients.cli.ui import render
+from boneyard.clients.cli.ui.render import Fragments
+from boneyard.protocol import RECORD_ADAPTER, MoonRecord, StraightRecord, StraightView
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
 """The published spec: PROTOCOL.md, schema.json and asyncapi.yaml, generated from the models.
 
-``python -m protocol.spec`` regenerates them; see :mod:`protocol.spec.gen`.
+``python -m boneyard.protocol.spec`` regenerates them; see :mod:`boneyard.protocol.spec.gen`.
 """

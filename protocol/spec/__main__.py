@@ -1,7 +1,7 @@
-"""``python -m protocol.spec``: regenerate the spec files (``--check`` to verify them)."""
+"""``python -m boneyard.protocol.spec``: regenerate the spec files (``--check`` to verify them)."""
 
 import sys
 
-from protocol.spec.gen import main
+from boneyard.protocol.spec.gen import main
 
 sys.exit(main())

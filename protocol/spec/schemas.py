@@ -13,10 +13,15 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
 
-from protocol.messages import COMMAND_ADAPTER, COMMAND_MODELS, SERVER_MESSAGE_ADAPTER, SERVER_MESSAGE_MODELS
-from protocol.records import RECORD_ADAPTER
-from protocol.spec.examples import ALL_EXAMPLES, Example
-from protocol.values import CONTENT_TYPE, PROTOCOL_VERSION, SUBPROTOCOL
+from boneyard.protocol.messages import (
+    COMMAND_ADAPTER,
+    COMMAND_MODELS,
+    SERVER_MESSAGE_ADAPTER,
+    SERVER_MESSAGE_MODELS,
+)
+from boneyard.protocol.records import RECORD_ADAPTER
+from boneyard.protocol.spec.examples import ALL_EXAMPLES, Example
+from boneyard.protocol.values import CONTENT_TYPE, PROTOCOL_VERSION, SUBPROTOCOL
 
 JsonObj = dict[str, Any]
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from server.games.tiles import Tile
+from boneyard.server.games.tiles import Tile
 
 
 class IllegalAction(Exception):

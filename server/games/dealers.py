@@ -22,7 +22,7 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 
-from server.games.tiles import Tile
+from boneyard.server.games.tiles import Tile
 
 _BLOCK = 64
 """Bytes per BLAKE2b block: 16 draws of 32 bits."""

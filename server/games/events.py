@@ -1,6 +1,6 @@
 """Events both games share, and the one shape of a private tile event.
 
->>> from server.games.events import PrivateTileEvent
+>>> from boneyard.server.games.events import PrivateTileEvent
 >>> HandDealt(seat=0, tiles=((6, 6),)).seen_by(2) is None
 True
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from server.games.base import Event, Viewer
-from server.games.tiles import Tile
+from boneyard.server.games.base import Event, Viewer
+from boneyard.server.games.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)

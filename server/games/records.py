@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.games.base import Engine, IllegalAction
-from server.games.registry import game_spec
-from server.games.tiles import Tile, normalize
+from boneyard.server.games.base import Engine, IllegalAction
+from boneyard.server.games.registry import game_spec
+from boneyard.server.games.tiles import Tile, normalize
 
 
 class ReplayError(ValueError):

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games import moon, straight
-from server.games.base import Dealer, Engine
+from boneyard.server.games import moon, straight
+from boneyard.server.games.base import Dealer, Engine
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ then does it migrate, one transaction per step, and switch to WAL. Every failure
 Durability: WAL with ``synchronous=FULL``, so every commit is fsynced before it is reported done,
 and survives power loss or an OS crash, not only a crash of the server process (``NORMAL`` would
 lose the last commits on power loss: a client could then have seen events the server forgets).
-The fsync cost is paid in a worker thread and shared by group commit (:mod:`server.storage.journal`).
+The fsync cost is paid in a worker thread and shared by group commit (:mod:`boneyard.server.storage.journal`).
 
 >>> import tempfile, pathlib
 >>> with tempfile.TemporaryDirectory() as tmp:

@@ -6,9 +6,9 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from server.storage.db import Database, open_database
-from server.storage.journal import Journal
-from server.storage.store import DurableLog, SQLiteRecordStore, StoredSession, StoredTable, load
+from boneyard.server.storage.db import Database, open_database
+from boneyard.server.storage.journal import Journal
+from boneyard.server.storage.store import DurableLog, SQLiteRecordStore, StoredSession, StoredTable, load
 
 
 class Storage:

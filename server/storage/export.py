@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 from typing import TextIO
 
-from server.storage.db import StorageError, open_read_only
+from boneyard.server.storage.db import StorageError, open_read_only
 
 
 def export_records(path: Path, out: TextIO, record_id: str | None = None) -> int:

@@ -20,14 +20,14 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from server.games.registry import game_spec
-from server.session import Session
-from server.storage.db import StorageError
-from server.storage.store import StoredSession, StoredTable
-from server.table import Table
+from boneyard.server.games.registry import game_spec
+from boneyard.server.session import Session
+from boneyard.server.storage.db import StorageError
+from boneyard.server.storage.store import StoredSession, StoredTable
+from boneyard.server.table import Table
 
 if TYPE_CHECKING:
-    from server.lobby import Lobby
+    from boneyard.server.lobby import Lobby
 
 log = logging.getLogger("boneyard.storage")
 

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
 
-from server.records import GameRecord, validated
-from server.storage.journal import Journal
-from server.wire import wire_action
+from boneyard.server.records import GameRecord, validated
+from boneyard.server.storage.journal import Journal
+from boneyard.server.wire import wire_action
 
 if TYPE_CHECKING:
-    from server.play import PlayingTable
-    from server.session import Session
-    from server.table import Table
+    from boneyard.server.play import PlayingTable
+    from boneyard.server.session import Session
+    from boneyard.server.table import Table
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)

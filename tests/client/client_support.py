@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from clients.cli import bots
-from clients.cli.core import Backoff, Client, ConnectionLost, NotConnected, TableMirror
+from boneyard.clients.cli import bots
+from boneyard.clients.cli.core import Backoff, Client, ConnectionLost, NotConnected, TableMirror
 
 FAST = Backoff(first=0.05, cap=0.2, jitter=0.1)
 """Reconnect quickly in tests (the real client starts at 1 s)."""
@@ -71,8 +71,8 @@ def public(mirror: TableMirror) -> dict[str, Any]:
 @pytest.fixture
 async def server() -> AsyncIterator[Any]:
     """A Boneyard server in this process on a free port; bots act at once."""
-    from server.app import BoneyardServer
-    from server.settings import Settings
+    from boneyard.server.app import BoneyardServer
+    from boneyard.server.settings import Settings
 
     settings: dict[str, Any] = {
         "host": "127.0.0.1",

@@ -11,14 +11,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from protocol import (
+from boneyard.protocol import (
     SERVER_MESSAGE_ADAPTER,
     MoonView,
     StraightView,
     event_from_engine,
 )
-from server.games.base import RandomDealer
-from server.games.registry import GAMES
+from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.registry import GAMES
 
 
 def wire_view(game: str, view: Any) -> MoonView | StraightView:

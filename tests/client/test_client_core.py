@@ -9,10 +9,10 @@ import client_support
 import pytest
 from client_support import auto_play, public, wait_for
 
-from clients.cli import bots
-from clients.cli.core import CommandError, ConnectionLost, NotConnected, Notice
-from clients.cli.replay import steps
-from protocol import ChatMessage, TableCreated
+from boneyard.clients.cli import bots
+from boneyard.clients.cli.core import CommandError, ConnectionLost, NotConnected, Notice
+from boneyard.clients.cli.replay import steps
+from boneyard.protocol import ChatMessage, TableCreated
 
 # Fixtures from client_support (a conftest.py here would clash with tests/conftest.py).
 server = client_support.server
@@ -170,7 +170,7 @@ async def test_closing_ends_listening_and_commands(connect: Any) -> None:
 
 
 async def test_the_example_bot_plays_a_whole_game(url: str) -> None:
-    from clients.cli.examples.random_bot import play
+    from boneyard.clients.cli.examples.random_bot import play
 
     over = await asyncio.wait_for(play(url, "straight", seed=3), 40)
     assert over.winner in (0, 1) and over.record_id

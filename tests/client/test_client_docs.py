@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from clients.cli.main import build_parser
-from clients.cli.ui.commands import COMMANDS
+from boneyard.clients.cli.main import build_parser
+from boneyard.clients.cli.ui.commands import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "CLIENT.md").read_text()

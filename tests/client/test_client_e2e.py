@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from clients.cli.replay import load_records, steps
-from server.games.registry import GAMES
-from server.simulate import simulate
+from boneyard.clients.cli.replay import load_records, steps
+from boneyard.server.games.registry import GAMES
+from boneyard.server.simulate import simulate
 
 ANSI = re.compile(
     rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
@@ -41,7 +41,7 @@ ENV = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {
 
 def _program() -> list[str]:
     found = shutil.which("boneyard")
-    return [found] if found else [sys.executable, "-m", "clients.cli.main"]
+    return [found] if found else [sys.executable, "-m", "boneyard.clients.cli.main"]
 
 
 class Terminal:

@@ -10,12 +10,12 @@ from engine_feed import feed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clients.cli.core import layout as layouts
-from clients.cli.core import rules
-from clients.cli.core.mirror import Mirror
-from server.games.base import RandomDealer
-from server.games.straight.game import StraightGame
-from server.games.straight.view import layout_view
+from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core import rules
+from boneyard.clients.cli.core.mirror import Mirror
+from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.straight.game import StraightGame
+from boneyard.server.games.straight.view import layout_view
 
 OPTION_SETS = [
     ("moon", {}),
@@ -70,11 +70,11 @@ def test_mirror_sorts_moon_hand_trumps_first() -> None:
 
 def _engine_layout_matches(seed: int, players: int) -> int:
     game = StraightGame(dealer=RandomDealer(seed))
-    from server.games.straight.options import StraightOptions
+    from boneyard.server.games.straight.options import StraightOptions
 
     game = StraightGame(StraightOptions(players=players), RandomDealer(seed))
     rng = random.Random(seed)
-    from server.games.registry import GAMES
+    from boneyard.server.games.registry import GAMES
 
     lay = layouts.EMPTY
     plays = 0
@@ -137,7 +137,7 @@ def test_rule_book_count_examples() -> None:
 )
 @settings(max_examples=200, deadline=None)
 def test_trick_winner_matches_engine(tiles: list[tuple[int, int]]) -> None:
-    from server.games.moon.rules import trick_winner
+    from boneyard.server.games.moon.rules import trick_winner
 
     for trump in [*range(7), "doubles", "none"]:
         assert rules.trick_winner(trump, tiles) == trick_winner(trump, tiles)

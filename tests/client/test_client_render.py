@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from engine_feed import feed
 
-from clients.cli.core.mirror import Mirror
-from clients.cli.ui import render
-from clients.cli.ui.commands import InputError, help_text, parse_command, parse_create, parse_move
-from clients.cli.ui.describe import message_line
-from protocol import BidAction, PassAction, PlayAction, TrumpAction
+from boneyard.clients.cli.core.mirror import Mirror
+from boneyard.clients.cli.ui import render
+from boneyard.clients.cli.ui.commands import InputError, help_text, parse_command, parse_create, parse_move
+from boneyard.clients.cli.ui.describe import message_line
+from boneyard.protocol import BidAction, PassAction, PlayAction, TrumpAction
 
 
 def _mirror_at(game: str, options: dict[str, Any], stop: Any) -> Mirror:

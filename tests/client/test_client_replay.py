@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from clients.cli.main import main
-from clients.cli.replay import load_records, steps
-from clients.cli.ui.render import plain
-from server.games.registry import GAMES
-from server.simulate import simulate
+from boneyard.clients.cli.main import main
+from boneyard.clients.cli.replay import load_records, steps
+from boneyard.clients.cli.ui.render import plain
+from boneyard.server.games.registry import GAMES
+from boneyard.server.simulate import simulate
 
 
 def _records(game: str, options: dict[str, Any], n: int = 2) -> list[dict[str, Any]]:
@@ -78,7 +78,7 @@ def test_replay_runs_as_a_program(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     path.write_text(json.dumps(_records("straight", {"players": 2}, 1)[0]))
     done = subprocess.run(
-        [sys.executable, "-m", "clients.cli.main", "replay", str(path)],
+        [sys.executable, "-m", "boneyard.clients.cli.main", "replay", str(path)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -14,9 +14,9 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.plain_text import PlainTextOutput
 
-from clients.cli.core import Client
-from clients.cli.ui.app import TerminalUI
-from protocol import Turn
+from boneyard.clients.cli.core import Client
+from boneyard.clients.cli.ui.app import TerminalUI
+from boneyard.protocol import Turn
 
 # Fixtures from client_support (a conftest.py here would clash with tests/conftest.py).
 server = client_support.server

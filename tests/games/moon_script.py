@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from server.games.base import Event, IllegalAction, RandomDealer
-from server.games.moon import (
+from boneyard.server.games.base import Event, IllegalAction, RandomDealer
+from boneyard.server.games.moon import (
     Action,
     Bid,
     Discard,
@@ -17,8 +17,8 @@ from server.games.moon import (
     Pass,
     Play,
 )
-from server.games.moon.rules import MOON_TILES
-from server.games.tiles import Tile
+from boneyard.server.games.moon.rules import MOON_TILES
+from boneyard.server.games.tiles import Tile
 
 
 def T(text: str) -> list[Tile]:

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from server.games.base import Event, IllegalAction
-from server.games.straight import (
+from boneyard.server.games.base import Event, IllegalAction
+from boneyard.server.games.straight import (
     Draw,
     Pass,
     Play,
     StraightGame,
     StraightOptions,
 )
-from server.games.tiles import Tile, normalize
+from boneyard.server.games.tiles import Tile, normalize
 
 # ----- helpers -----------------------------------------------------------------------------------
 

@@ -18,8 +18,8 @@ from moon_script import (
     sweep_deal,
 )
 
-from server.games.base import RandomDealer
-from server.games.moon import (
+from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.moon import (
     Bid,
     Discard,
     HandDealt,
@@ -34,7 +34,7 @@ from server.games.moon import (
     action_to_dict,
     choose,
 )
-from server.games.moon.rules import TrumpName
+from boneyard.server.games.moon.rules import TrumpName
 
 # -- views -------------------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from moon_script import (
     sweep_deal,
 )
 
-from server.games.moon import (
+from boneyard.server.games.moon import (
     Bid,
     BidMade,
     Discard,
@@ -40,7 +40,7 @@ from server.games.moon import (
     TrumpNamed,
     WidowTaken,
 )
-from server.games.moon.rules import TrumpName
+from boneyard.server.games.moon.rules import TrumpName
 
 # -- the worked examples that need a whole hand --------------------------------------------------------
 

@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.games.base import Event, IllegalAction, RandomDealer
-from server.games.moon import (
+from boneyard.server.games.base import Event, IllegalAction, RandomDealer
+from boneyard.server.games.moon import (
     Action,
     Bid,
     Discard,
@@ -27,10 +27,10 @@ from server.games.moon import (
     TilePlayed,
     WidowTaken,
 )
-from server.games.moon.rules import MOON_TILES, ids_of
-from server.games.moon.state import BIDDING
-from server.games.records import replay
-from server.games.tiles import ALL_TILES, Tile
+from boneyard.server.games.moon.rules import MOON_TILES, ids_of
+from boneyard.server.games.moon.state import BIDDING
+from boneyard.server.games.records import replay
+from boneyard.server.games.tiles import ALL_TILES, Tile
 
 OPTIONS = st.builds(
     MoonOptions,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.moon.rules import (
+from boneyard.server.games.moon.rules import (
     LED_TRUMP,
     MOON_MASK,
     MOON_TILES,
@@ -20,7 +20,7 @@ from server.games.moon.rules import (
     trump_index,
     trump_order,
 )
-from server.games.tiles import ALL_TILES, TILE_IDS, Tile
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile
 
 
 def T(text: str) -> list[Tile]:

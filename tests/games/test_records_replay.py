@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from conftest import OPTION_SETS, option_set_id
 
-from server.games.records import ReplayError, replay
-from server.games.registry import game_spec
-from server.simulate import simulate
+from boneyard.server.games.records import ReplayError, replay
+from boneyard.server.games.registry import game_spec
+from boneyard.server.simulate import simulate
 
 
 def _records(game: str, options: dict[str, Any], games: int, seed: int = 1) -> list[dict[str, Any]]:

@@ -17,8 +17,8 @@ from straight_script import (
     tiles,
 )
 
-from server.games.base import RandomDealer
-from server.games.straight import (
+from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.straight import (
     Blocked,
     Domino,
     Draw,
@@ -35,7 +35,7 @@ from server.games.straight import (
     action_from_record,
     choose,
 )
-from server.games.tiles import Tile
+from boneyard.server.games.tiles import Tile
 
 # ----- S1, S2, options ---------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from straight_script import (
     start,
 )
 
-from server.games.straight import (
+from boneyard.server.games.straight import (
     Blocked,
     Domino,
     Draw,
@@ -33,7 +33,7 @@ from server.games.straight import (
     TileDrawn,
     TilePlayed,
 )
-from server.games.straight.scoring import award, game_winner, round5
+from boneyard.server.games.straight.scoring import award, game_winner, round5
 
 # ----- worked examples 18-23 ---------------------------------------------------------------------
 

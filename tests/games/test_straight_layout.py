@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.straight.layout import (
+from boneyard.server.games.straight.layout import (
     DOWN,
     END_INDEX,
     LEFT,
@@ -15,9 +15,9 @@ from server.games.straight.layout import (
     decode,
     encode,
 )
-from server.games.straight.scoring import play_points
-from server.games.straight.view import layout_view
-from server.games.tiles import mask_of, normalize, tile_id
+from boneyard.server.games.straight.scoring import play_points
+from boneyard.server.games.straight.view import layout_view
+from boneyard.server.games.tiles import mask_of, normalize, tile_id
 
 END_LETTER = {"L": LEFT, "R": RIGHT, "U": UP, "D": DOWN}
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.games.base import Event, IllegalAction, RandomDealer
-from server.games.records import replay
-from server.games.straight import (
+from boneyard.server.games.base import Event, IllegalAction, RandomDealer
+from boneyard.server.games.records import replay
+from boneyard.server.games.straight import (
     Draw,
     HandDealt,
     HandScored,
@@ -25,8 +25,8 @@ from server.games.straight import (
     TileDrawn,
     TilePlayed,
 )
-from server.games.straight.actions import action_of
-from server.games.tiles import ALL_TILES, TILE_IDS, Tile, normalize, tiles_of
+from boneyard.server.games.straight.actions import action_of
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, normalize, tiles_of
 
 EVERY_ACTION: list[Any] = [
     Play(t, end) for t in ALL_TILES for end in (None, "left", "right", "up", "down")

@@ -13,8 +13,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from protocol.spec.schemas import json_schema
-from protocol.values import MAX_SAFE_INT
+from boneyard.protocol.spec.schemas import json_schema
+from boneyard.protocol.values import MAX_SAFE_INT
 
 Strategy = st.SearchStrategy[Any]
 

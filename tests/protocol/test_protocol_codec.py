@@ -10,7 +10,7 @@ from typing import Any, ClassVar, get_args
 import msgpack
 import pytest
 
-from protocol import (
+from boneyard.protocol import (
     COMMAND_LIMITS,
     COMMAND_TYPES,
     ENGINE_EVENTS,
@@ -28,8 +28,8 @@ from protocol import (
     encode,
     event_from_engine,
 )
-from protocol.errors import CLOSE_CODES, ErrorCode
-from protocol.spec.examples import ALL_EXAMPLES
+from boneyard.protocol.errors import CLOSE_CODES, ErrorCode
+from boneyard.protocol.spec.examples import ALL_EXAMPLES
 
 ENGINE_API = Path(__file__).resolve().parents[2] / "docs" / "ENGINE-API.md"
 

@@ -11,7 +11,7 @@ import jsonschema
 import msgpack
 import pytest
 
-from protocol import (
+from boneyard.protocol import (
     COMMAND_ADAPTER,
     COMMAND_MODELS,
     ENGINE_EVENTS,
@@ -22,8 +22,8 @@ from protocol import (
     decode_server_message,
     encode,
 )
-from protocol.spec.examples import ALL_EXAMPLES
-from protocol.spec.gen import PROTOCOL_MD, SCHEMA
+from boneyard.protocol.spec.examples import ALL_EXAMPLES
+from boneyard.protocol.spec.gen import PROTOCOL_MD, SCHEMA
 
 EXAMPLE = re.compile(
     r"<!-- example: (command|server) -->\n```json\n(.*?)\n```\n\n```hex\n(.*?)\n```", re.DOTALL

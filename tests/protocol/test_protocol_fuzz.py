@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol import DecodeErrorCode, ProtocolError, decode_command, decode_server_message
-from protocol.spec.examples import ALL_EXAMPLES
+from boneyard.protocol import DecodeErrorCode, ProtocolError, decode_command, decode_server_message
+from boneyard.protocol.spec.examples import ALL_EXAMPLES
 
 CODES = set(get_args(DecodeErrorCode))
 FRAMES = [msgpack.packb(e.data) for e in ALL_EXAMPLES]
@@ -142,7 +142,7 @@ def _atheris_main() -> None:
 
     import atheris
 
-    from protocol import codec
+    from boneyard.protocol import codec
 
     # Coverage feedback from the decoder's own code (instrumenting every loaded module takes minutes).
     for function in vars(codec).values():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from protocol_strategies import for_def
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from protocol import (
+from boneyard.protocol import (
     COMMAND_ADAPTER,
     COMMAND_MODELS,
     RECORD_ADAPTER,

@@ -10,13 +10,13 @@ import jsonschema
 import pytest
 import yaml
 
-from protocol.spec import gen
+from boneyard.protocol.spec import gen
 
 SPECS_PACKAGE = Path(__file__).resolve().parent / "node_modules" / "@asyncapi" / "specs"
 
 
 def test_generated_files_are_current(capsys: pytest.CaptureFixture[str]) -> None:
-    # The same check as `python -m protocol.spec --check`.
+    # The same check as `python -m boneyard.protocol.spec --check`.
     assert gen.main(["--check"]) == 0, capsys.readouterr().out
 
 

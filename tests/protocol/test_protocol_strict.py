@@ -8,8 +8,8 @@ from typing import Any
 import msgpack
 import pytest
 
-from protocol import ProtocolError, decode_command, decode_server_message
-from protocol.spec.examples.base import MOON_TABLE, TOKEN
+from boneyard.protocol import ProtocolError, decode_command, decode_server_message
+from boneyard.protocol.spec.examples.base import MOON_TABLE, TOKEN
 
 ACT: dict[str, Any] = {
     "type": "act",

@@ -21,7 +21,7 @@ from typing import Any
 
 from server_testkit import running_server
 
-from server.storage.journal import Journal
+from boneyard.server.storage.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,7 +79,7 @@ class ServerProcess:
 async def start_server(db: Path, *args: str, env: dict[str, str] | None = None) -> asyncio.subprocess.Process:
     """Start ``serve`` on ``db`` (any free port); the caller reads its output."""
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        sys.executable, "-m", "boneyard.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
         "--db", str(db), *args,
         cwd=ROOT, env={**os.environ, **FAST, **(env or {})},
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -105,7 +105,7 @@ async def server_on(db: Path, env: dict[str, str] | None = None) -> AsyncIterato
 async def run_cli(*args: str) -> tuple[int, str, str]:
     """``boneyard-server ARGS``: exit code, standard output, standard error."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", *args, cwd=ROOT,
+        sys.executable, "-m", "boneyard.server.cli", *args, cwd=ROOT,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     out, err = await asyncio.wait_for(process.communicate(), 30)

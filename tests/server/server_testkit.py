@@ -17,9 +17,9 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from protocol import COMMAND_ADAPTER, ServerMessage, decode_server_message, encode
-from server.app import BoneyardServer
-from server.settings import Settings
+from boneyard.protocol import COMMAND_ADAPTER, ServerMessage, decode_server_message, encode
+from boneyard.server.app import BoneyardServer
+from boneyard.server.settings import Settings
 
 TIMEOUT = 10.0
 

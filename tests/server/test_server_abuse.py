@@ -13,9 +13,9 @@ import msgpack
 import websockets
 from server_testkit import Player, is_event, running_server
 
-from protocol import encode
-from protocol.handshake import Identify, Ping
-from protocol.lobby import Spectate
+from boneyard.protocol import encode
+from boneyard.protocol.handshake import Identify, Ping
+from boneyard.protocol.lobby import Spectate
 
 
 class RawClient:

@@ -14,11 +14,11 @@ from typing import Any
 import yaml
 from server_testkit import running_server
 
-from server.healthcheck import healthy
-from server.settings import Settings
+from boneyard.server.healthcheck import healthy
+from boneyard.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-HEALTHCHECK = ["python", "-m", "server.healthcheck"]
+HEALTHCHECK = ["python", "-m", "boneyard.server.healthcheck"]
 
 
 def compose() -> dict[str, Any]:
@@ -96,7 +96,7 @@ def test_the_dockerfile_installs_the_server_and_runs_it_as_a_user_with_a_health_
     assert check.endswith(f"CMD {json.dumps(HEALTHCHECK)}")
     assert json.loads(instruction("CMD")[0]) == ["boneyard-server", "serve"]
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["boneyard-server"] == "server.cli:main"
+    assert scripts["boneyard-server"] == "boneyard.server.cli:main"
 
 
 def test_the_compose_and_dockerfile_environments_agree() -> None:

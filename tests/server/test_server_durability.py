@@ -18,7 +18,7 @@ import pytest
 from durability_kit import ServerProcess, export, record_actions, seen_actions, server_on
 from server_testkit import Player, choose, is_event
 
-from server.games.records import replay
+from boneyard.server.games.records import replay
 
 TABLES = {
     "ana": {"game": "moon", "options": {"target": 7}, "bots": [1, 2]},

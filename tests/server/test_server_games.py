@@ -10,7 +10,7 @@ import pytest
 from server_oracle import check_connection
 from server_testkit import Player, is_event, running_server
 
-from server.games.records import replay
+from boneyard.server.games.records import replay
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("moon", {"target": 7}),

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from server.storage.db import open_database
-from server.storage.journal import Journal
+from boneyard.server.storage.db import open_database
+from boneyard.server.storage.journal import Journal
 
 
 async def test_callbacks_run_in_order_once_what_came_before_them_is_committed(tmp_path: Path) -> None:

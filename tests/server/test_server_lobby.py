@@ -7,7 +7,7 @@ from typing import Any
 
 from server_testkit import Player, http_get, is_event, running_server
 
-from server.games.records import replay
+from boneyard.server.games.records import replay
 
 
 async def test_healthz_and_metrics_answer_on_the_websocket_port() -> None:

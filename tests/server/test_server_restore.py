@@ -14,7 +14,7 @@ import pytest
 from durability_kit import durable, hold_commits, query
 from server_testkit import Player
 
-from server.storage.journal import Journal
+from boneyard.server.storage.journal import Journal
 
 
 async def my_turn(player: Player) -> Any:

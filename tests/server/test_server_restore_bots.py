@@ -12,7 +12,7 @@ import pytest
 from durability_kit import durable, hold_commits, query
 from server_testkit import Player, http_get, is_event, running_server
 
-from server.app import BoneyardServer
+from boneyard.server.app import BoneyardServer
 
 BOTS_TABLE = {
     "type": "create_table",

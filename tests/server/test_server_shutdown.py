@@ -29,7 +29,7 @@ async def test_sigterm_closes_every_client_with_1012_and_exits_0_within_5_second
         "BONEYARD_BOT_DELAY_SECONDS": "0.01",
     }
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        sys.executable, "-m", "boneyard.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
         cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     try:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from durability_kit import export, run_cli, server_on, start_server
 
-from server.storage.db import MIGRATIONS, SCHEMA_VERSION, StorageError, open_database
-from server.storage.export import export_records
+from boneyard.server.storage.db import MIGRATIONS, SCHEMA_VERSION, StorageError, open_database
+from boneyard.server.storage.export import export_records
 
 
 def sqlite_file(path: Path, *statements: str) -> Path:

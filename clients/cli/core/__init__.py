@@ -10,11 +10,11 @@
 See docs/CLIENT.md for a guide and ``clients/cli/examples/random_bot.py`` for a bot.
 """
 
-from clients.cli.core.commands import CommandError, ConnectionLost, NotConnected
-from clients.cli.core.mirror import Mirror, MirrorError, TableMirror
-from clients.cli.core.pacing import Backoff
-from clients.cli.core.session import Client, Notice
-from clients.cli.core.transport import Connector, Transport, TransportClosed, websocket_connector
+from boneyard.clients.cli.core.commands import CommandError, ConnectionLost, NotConnected
+from boneyard.clients.cli.core.mirror import Mirror, MirrorError, TableMirror
+from boneyard.clients.cli.core.pacing import Backoff
+from boneyard.clients.cli.core.session import Client, Notice
+from boneyard.clients.cli.core.transport import Connector, Transport, TransportClosed, websocket_connector
 
 __all__ = [
     "Backoff",

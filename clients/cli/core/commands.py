@@ -12,7 +12,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from protocol import ERROR_CODES, REPLIES, Error
+from boneyard.protocol import ERROR_CODES, REPLIES, Error
 
 
 class CommandError(Exception):

@@ -17,9 +17,9 @@ Everything here is a pure function of a :class:`protocol.Layout`:
 
 from __future__ import annotations
 
-from clients.cli.core.rules import Tile, is_double
-from protocol import Layout
-from protocol.views import PlacedTile
+from boneyard.clients.cli.core.rules import Tile, is_double
+from boneyard.protocol import Layout
+from boneyard.protocol.views import PlacedTile
 
 END_NAMES: tuple[str, ...] = ("left", "right", "up", "down")
 

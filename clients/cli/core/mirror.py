@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.cli.core import layout as layouts
-from clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
-from protocol import (
+from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
+from boneyard.protocol import (
     ChatMessage,
     LobbyChanged,
     MoonEventMessage,
@@ -41,7 +41,7 @@ from protocol import (
     Turn,
     Welcome,
 )
-from protocol.game import (
+from boneyard.protocol.game import (
     BidMade,
     Discarded,
     GameOver,

@@ -1,4 +1,4 @@
-"""The commands of protocol v1 as typed methods; :class:`clients.cli.core.Client` inherits them.
+"""The commands of protocol v1 as typed methods; :class:`boneyard.clients.cli.core.Client` inherits them.
 
 Each returns the command's reply (PROTOCOL.md section 3) or raises
 :class:`~clients.cli.core.commands.CommandError` with the server's error code.
@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from clients.cli.core.mirror import Mirror
-from protocol import (
+from boneyard.clients.cli.core.mirror import Mirror
+from boneyard.protocol import (
     Act,
     ChatCommand,
     GetRecord,

@@ -2,7 +2,7 @@
 
 The server decides everything that matters (legality, scores); a client only needs enough
 to sort a hand sensibly and, when replaying a record (which carries no trick winners),
-to say who took each trick. Straight's layout lives in :mod:`clients.cli.core.layout`.
+to say who took each trick. Straight's layout lives in :mod:`boneyard.clients.cli.core.layout`.
 
 >>> is_trump((6, 4), 4), is_trump((6, 4), "doubles"), is_trump((5, 5), "doubles")
 (True, False, True)

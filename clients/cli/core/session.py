@@ -32,18 +32,18 @@ from typing import Any, Literal
 import msgpack
 from pydantic import BaseModel
 
-from clients.cli.core.commands import CommandError, ConnectionLost, NotConnected, PendingCommands
-from clients.cli.core.mirror import Mirror, MirrorError
-from clients.cli.core.pacing import Backoff, Pacer
-from clients.cli.core.requests import Commands
-from clients.cli.core.transport import (
+from boneyard.clients.cli.core.commands import CommandError, ConnectionLost, NotConnected, PendingCommands
+from boneyard.clients.cli.core.mirror import Mirror, MirrorError
+from boneyard.clients.cli.core.pacing import Backoff, Pacer
+from boneyard.clients.cli.core.requests import Commands
+from boneyard.clients.cli.core.transport import (
     ABNORMAL_CLOSURE,
     Connector,
     Transport,
     TransportClosed,
     websocket_connector,
 )
-from protocol import (
+from boneyard.protocol import (
     CLOSE_CODES,
     Error,
     Hello,
@@ -55,7 +55,7 @@ from protocol import (
     decode_server_message,
     encode,
 )
-from protocol.messages import COMMAND_ADAPTER
+from boneyard.protocol.messages import COMMAND_ADAPTER
 
 NoticeKind = Literal["disconnected", "reconnecting", "resumed", "resume_rejected", "closed", "warning"]
 

@@ -16,7 +16,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.typing import Subprotocol
 
-from protocol import SERVER_LIMITS, SUBPROTOCOL
+from boneyard.protocol import SERVER_LIMITS, SUBPROTOCOL
 
 ABNORMAL_CLOSURE = 1006
 """What websockets (and browsers) report when the connection dropped without a close frame."""

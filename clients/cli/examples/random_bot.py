@@ -4,7 +4,7 @@ It sits at a new table against the server's bots and plays a random legal move w
 the server says it is its turn, then prints the result. Dropped connections are
 reconnected and resumed by the SDK; the bot does not have to care.
 
-    python -m clients.cli.examples.random_bot ws://localhost:8765/ --game straight
+    python -m boneyard.clients.cli.examples.random_bot ws://localhost:8765/ --game straight
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import argparse
 import asyncio
 import random
 
-from clients.cli.core import Client, CommandError
-from protocol import Turn
-from protocol.game import GameOver
+from boneyard.clients.cli.core import Client, CommandError
+from boneyard.protocol import Turn
+from boneyard.protocol.game import GameOver
 
 
 async def play(url: str, game: str = "moon", name: str = "random-bot", seed: int | None = None) -> GameOver:

@@ -26,14 +26,21 @@ from prompt_toolkit import PromptSession, print_formatted_text
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.styles import Style
 
-from clients.cli import bots
-from clients.cli.core.commands import CommandError
-from clients.cli.core.session import Client, Notice
-from clients.cli.ui import render
-from clients.cli.ui.commands import Command, InputError, help_text, parse_command, parse_create, parse_move
-from clients.cli.ui.describe import error_line, message_line
-from protocol import Seated, Snapshot, TableCreated, Turn
-from protocol.game import GameOver
+from boneyard.clients.cli import bots
+from boneyard.clients.cli.core.commands import CommandError
+from boneyard.clients.cli.core.session import Client, Notice
+from boneyard.clients.cli.ui import render
+from boneyard.clients.cli.ui.commands import (
+    Command,
+    InputError,
+    help_text,
+    parse_command,
+    parse_create,
+    parse_move,
+)
+from boneyard.clients.cli.ui.describe import error_line, message_line
+from boneyard.protocol import Seated, Snapshot, TableCreated, Turn
+from boneyard.protocol.game import GameOver
 
 Startup = Callable[["TerminalUI"], Awaitable[None]]
 

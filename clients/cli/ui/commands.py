@@ -5,7 +5,7 @@ a tile as ``6-4``, ``64``, ``6|4`` or ``[6|4]`` (either order), with the end in 
 (``64 left``, ``64 l``) when it fits more than one; ``pass``, ``draw``, ``bid 5``,
 ``trump 6`` / ``trump doubles`` / ``trump none``, ``discard 31``.
 
->>> from protocol import PlayAction
+>>> from boneyard.protocol import PlayAction
 >>> legal = [PlayAction(type="play", tile=(6, 4), end=end) for end in ("left", "right")]
 >>> parse_move("2", legal)
 PlayAction(type='play', tile=(6, 4), end='right')
@@ -13,7 +13,7 @@ PlayAction(type='play', tile=(6, 4), end='right')
 PlayAction(type='play', tile=(6, 4), end='left')
 >>> parse_move("64", legal)
 Traceback (most recent call last):
-clients.cli.ui.commands.InputError: [6|4] fits left or right: say which, e.g. `64 left`
+boneyard.clients.cli.ui.commands.InputError: [6|4] fits left or right: say which, e.g. `64 left`
 >>> parse_tile("[5|3]")
 (5, 3)
 """
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.cli.core.rules import Tile
+from boneyard.clients.cli.core.rules import Tile
 
 ENDS = {"left": "left", "l": "left", "right": "right", "r": "right", "up": "up", "u": "up", "down": "down"}
 TRUMPS: dict[str, int | str] = {

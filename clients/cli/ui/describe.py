@@ -1,7 +1,7 @@
 """One line of words per server message (and per connection notice), for the scrolling log.
 
->>> from clients.cli.core.mirror import TableMirror
->>> from protocol.game import BidMade
+>>> from boneyard.clients.cli.core.mirror import TableMirror
+>>> from boneyard.protocol.game import BidMade
 >>> plain(event_line(TableMirror("t1"), BidMade(type="bid_made", seat=1, bid=5)))
 'seat 1 bids 5'
 """
@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from clients.cli.core.commands import CommandError
-from clients.cli.core.mirror import Mirror, TableMirror
-from clients.cli.core.rules import trump_word
-from clients.cli.core.session import Notice
-from clients.cli.ui.render import Fragments, plain, seat_label, table_line, team_label, tile_text, tiles
-from protocol import (
+from boneyard.clients.cli.core.commands import CommandError
+from boneyard.clients.cli.core.mirror import Mirror, TableMirror
+from boneyard.clients.cli.core.rules import trump_word
+from boneyard.clients.cli.core.session import Notice
+from boneyard.clients.cli.ui.render import (
+    Fragments,
+    plain,
+    seat_label,
+    table_line,
+    team_label,
+    tile_text,
+    tiles,
+)
+from boneyard.protocol import (
     ChatMessage,
     Error,
     LobbyChanged,
@@ -28,7 +36,7 @@ from protocol import (
     TableUpdated,
     Welcome,
 )
-from protocol.game import (
+from boneyard.protocol.game import (
     BidMade,
     Blocked,
     Discarded,

@@ -19,10 +19,10 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 
-from clients.cli.core.layout import spinner_covered
-from clients.cli.core.mirror import TableMirror
-from clients.cli.core.rules import is_trump, trump_word
-from protocol import MoonView, StraightView
+from boneyard.clients.cli.core.layout import spinner_covered
+from boneyard.clients.cli.core.mirror import TableMirror
+from boneyard.clients.cli.core.rules import is_trump, trump_word
+from boneyard.protocol import MoonView, StraightView
 
 Fragments = StyleAndTextTuples
 

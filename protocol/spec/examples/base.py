@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from protocol.messages import COMMAND_ADAPTER, SERVER_MESSAGE_ADAPTER
+from boneyard.protocol.messages import COMMAND_ADAPTER, SERVER_MESSAGE_ADAPTER
 
 Direction = Literal["command", "server"]
 Data = dict[str, Any]

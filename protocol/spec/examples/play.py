@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.spec.examples.base import (
+from boneyard.protocol.spec.examples.base import (
     LI_HAND,
     MOON_TABLE,
     SIXES,

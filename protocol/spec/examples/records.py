@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.spec.examples.base import BOT_HAND, LI_HAND, SIXES, Example, command, server, tiles
+from boneyard.protocol.spec.examples.base import BOT_HAND, LI_HAND, SIXES, Example, command, server, tiles
 
 
 def moon_record() -> dict[str, Any]:

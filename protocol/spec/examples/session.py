@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from protocol.spec.examples.base import (
+from boneyard.protocol.spec.examples.base import (
     MOON_TABLE,
     STRAIGHT_TABLE,
     TOKEN,

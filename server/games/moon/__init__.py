@@ -1,12 +1,12 @@
 """Three-Player Moon (RULES.md M1-M13): engine, actions, events, views and a basic bot.
 
->>> from server.games.base import RandomDealer
+>>> from boneyard.server.games.base import RandomDealer
 >>> game = MoonGame(MoonOptions(target=7), RandomDealer(0))
 >>> game.players, game.phase, len(game.legal_actions(game.to_move))
 (3, 'bidding', 6)
 """
 
-from server.games.moon.actions import (
+from boneyard.server.games.moon.actions import (
     Action,
     Bid,
     Discard,
@@ -16,8 +16,8 @@ from server.games.moon.actions import (
     action_from_record,
     action_to_dict,
 )
-from server.games.moon.bot import choose
-from server.games.moon.events import (
+from boneyard.server.games.moon.bot import choose
+from boneyard.server.games.moon.events import (
     MOON_EVENTS,
     BidMade,
     Discarded,
@@ -32,10 +32,10 @@ from server.games.moon.events import (
     TrumpNamed,
     WidowTaken,
 )
-from server.games.moon.game import MoonGame, MoonOptions
-from server.games.moon.rules import MOON_TILES, TrumpName
-from server.games.moon.state import MoonState
-from server.games.moon.view import MoonView
+from boneyard.server.games.moon.game import MoonGame, MoonOptions
+from boneyard.server.games.moon.rules import MOON_TILES, TrumpName
+from boneyard.server.games.moon.state import MoonState
+from boneyard.server.games.moon.view import MoonView
 
 __all__ = [
     "MOON_EVENTS",

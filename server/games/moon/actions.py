@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.moon.rules import TrumpName, trump_index
-from server.games.tiles import Tile, normalize
+from boneyard.server.games.moon.rules import TrumpName, trump_index
+from boneyard.server.games.tiles import Tile, normalize
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,8 @@ plays the cheapest tile that wins the trick, else its lowest legal tile. Any
 stronger bot only needs the same signature.
 
 >>> import random
->>> from server.games.base import RandomDealer
->>> from server.games.moon.game import MoonGame
+>>> from boneyard.server.games.base import RandomDealer
+>>> from boneyard.server.games.moon.game import MoonGame
 >>> game = MoonGame(dealer=RandomDealer(2))
 >>> while not game.is_over:
 ...     seat = game.to_move
@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play
-from server.games.moon.rules import (
+from boneyard.server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play
+from boneyard.server.games.moon.rules import (
     GRAND,
     LED,
     LED_TRUMP,
@@ -32,8 +32,8 @@ from server.games.moon.rules import (
     ids_of,
     trump_index,
 )
-from server.games.moon.view import MoonView
-from server.games.tiles import ALL_TILES, TILE_IDS
+from boneyard.server.games.moon.view import MoonView
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
 
 _TRUMP_ORDER: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted(ids_of(TRUMP_MASK[t]), key=POWER[t * 8 + LED_TRUMP].__getitem__, reverse=True))

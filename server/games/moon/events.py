@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from server.games.base import Event
-from server.games.events import GameOver, HandDealt, HandStarted, Passed, PrivateTileEvent
-from server.games.moon.rules import TrumpName
-from server.games.tiles import Tile
+from boneyard.server.games.base import Event
+from boneyard.server.games.events import GameOver, HandDealt, HandStarted, Passed, PrivateTileEvent
+from boneyard.server.games.moon.rules import TrumpName
+from boneyard.server.games.tiles import Tile
 
 __all__ = [
     "MOON_EVENTS",

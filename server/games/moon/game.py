@@ -3,7 +3,7 @@
 It wraps a :class:`~server.games.moon.state.MoonState` (which makes every state change)
 and adds what a table needs: validation with readable errors, events, views, the record.
 
->>> from server.games.base import RandomDealer
+>>> from boneyard.server.games.base import RandomDealer
 >>> game = MoonGame(dealer=RandomDealer(1))
 >>> game.phase, game.players, game.hand_number
 ('bidding', 3, 0)
@@ -13,7 +13,7 @@ and adds what a table needs: validation with readable errors, events, views, the
 >>> game.apply(seat, Bid(4))
 Traceback (most recent call last):
 ...
-server.games.base.IllegalAction: the bidding is over: discard one of your 8 tiles
+boneyard.server.games.base.IllegalAction: the bidding is over: discard one of your 8 tiles
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer
-from server.games.moon import events as ev
-from server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play, action_to_dict
-from server.games.moon.rules import (
+from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer
+from boneyard.server.games.moon import events as ev
+from boneyard.server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play, action_to_dict
+from boneyard.server.games.moon.rules import (
     BIDS,
     MOON_MASK,
     MOON_TILES,
@@ -35,7 +35,7 @@ from server.games.moon.rules import (
     suit_name,
     trump_index,
 )
-from server.games.moon.state import (
+from boneyard.server.games.moon.state import (
     BIDDING,
     DISCARDING,
     HAND_OVER,
@@ -45,8 +45,8 @@ from server.games.moon.state import (
     THROWN_IN,
     MoonState,
 )
-from server.games.moon.view import MoonView, make_view
-from server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
+from boneyard.server.games.moon.view import MoonView, make_view
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
 
 _DEAL_ORDER = tuple(display_key(i, None) for i in range(28))
 _PLAYS = tuple(Play(t) for t in ALL_TILES)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt
 
 TrumpName = int | Literal["doubles", "none"]
 """A trump as the rules and the wire name it: a number ``0..6``, ``"doubles"`` or ``"none"``."""

@@ -9,11 +9,11 @@ themselves may use it.
 A move is an int whose meaning depends on the phase:
 
 - ``BIDDING``: ``0`` pass, or the bid ``4, 5, 6, 7, 21``;
-- ``DISCARDING`` and ``PLAYING``: a tile id (``server.games.tiles``);
+- ``DISCARDING`` and ``PLAYING``: a tile id (``boneyard.server.games.tiles``);
 - ``NAMING``: a trump index (``0..6``, ``7`` doubles, ``8`` none).
 
 >>> import random
->>> from server.games.moon.rules import MOON_IDS
+>>> from boneyard.server.games.moon.rules import MOON_IDS
 >>> s = MoonState()
 >>> s.deal(MOON_IDS, first=1)
 >>> s.to_move, s.legal_moves()
@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from server.games.moon.rules import (
+from boneyard.server.games.moon.rules import (
     BIDS,
     GRAND,
     LED,

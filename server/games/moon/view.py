@@ -3,8 +3,8 @@
 A view is built from the engine's state but copies out only the viewer's own
 tiles, public table state and, for the bidder, their own discard.
 
->>> from server.games.base import RandomDealer
->>> from server.games.moon.game import MoonGame
+>>> from boneyard.server.games.base import RandomDealer
+>>> from boneyard.server.games.moon.game import MoonGame
 >>> game = MoonGame(dealer=RandomDealer(5))
 >>> mine, theirs = game.view(game.to_move), game.view(None)
 >>> len(mine.hand), theirs.hand, theirs.legal_actions, mine.tile_counts
@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.moon.actions import Action, action_to_dict
-from server.games.moon.rules import TRUMPS, TrumpName, display_key, ids_of
-from server.games.moon.state import OVER, PHASE_NAMES, MoonState
-from server.games.tiles import ALL_TILES, Tile
+from boneyard.server.games.moon.actions import Action, action_to_dict
+from boneyard.server.games.moon.rules import TRUMPS, TrumpName, display_key, ids_of
+from boneyard.server.games.moon.state import OVER, PHASE_NAMES, MoonState
+from boneyard.server.games.tiles import ALL_TILES, Tile
 
 BidWord = int | str | None
 """A seat's word in the auction: ``None`` (not yet spoken), ``"pass"``, or the bid."""

@@ -1,15 +1,15 @@
 """Straight Dominoes (RULES.md S1-S14): the engine, its actions, events, views and a basic bot.
 
->>> from server.games.base import RandomDealer
+>>> from boneyard.server.games.base import RandomDealer
 >>> game = StraightGame(StraightOptions(players=2), RandomDealer(0))
 >>> [e.type for e in game.opening_events()]
 ['hand_started', 'hand_dealt', 'hand_dealt']
 """
 
-from server.games.straight.actions import Action, Draw, Pass, Play, action_from_record
-from server.games.straight.bot import BasicBot, Bot, choose
-from server.games.straight.core import StraightCore
-from server.games.straight.events import (
+from boneyard.server.games.straight.actions import Action, Draw, Pass, Play, action_from_record
+from boneyard.server.games.straight.bot import BasicBot, Bot, choose
+from boneyard.server.games.straight.core import StraightCore
+from boneyard.server.games.straight.events import (
     Blocked,
     Domino,
     GameOver,
@@ -21,9 +21,9 @@ from server.games.straight.events import (
     TileDrawn,
     TilePlayed,
 )
-from server.games.straight.game import StraightGame
-from server.games.straight.options import StraightOptions
-from server.games.straight.view import LayoutView, PlacedTile, StraightView
+from boneyard.server.games.straight.game import StraightGame
+from boneyard.server.games.straight.options import StraightOptions
+from boneyard.server.games.straight.view import LayoutView, PlacedTile, StraightView
 
 __all__ = [
     "Action",

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from server.games.straight.layout import DRAW, END_INDEX, END_NAMES, OPENING, PASS, End, encode
-from server.games.tiles import ALL_TILES, TILE_IDS, Tile, normalize
+from boneyard.server.games.straight.layout import DRAW, END_INDEX, END_NAMES, OPENING, PASS, End, encode
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, normalize
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@ It plays the tile and end that score most now, then the heaviest tile (shedding 
 for the count at the end of the hand); it draws or passes only when that is all it may do.
 
 >>> import random
->>> from server.games.base import RandomDealer
->>> from server.games.straight.game import StraightGame
+>>> from boneyard.server.games.base import RandomDealer
+>>> from boneyard.server.games.straight.game import StraightGame
 >>> game = StraightGame(dealer=RandomDealer(5))
 >>> seat = game.to_move
 >>> choose(game.view(seat), random.Random(0)) in game.legal_actions(seat)
@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from server.games.straight.actions import Action, Play
-from server.games.straight.scoring import play_points
-from server.games.straight.view import StraightView
+from boneyard.server.games.straight.actions import Action, Play
+from boneyard.server.games.straight.scoring import play_points
+from boneyard.server.games.straight.view import StraightView
 
 
 class Bot(Protocol):

@@ -6,7 +6,7 @@ Its ``legal_codes``/``push``/``playout``/``copy`` skip validation and event obje
 the very same ``_step``.
 
 >>> import random
->>> from server.games.base import RandomDealer
+>>> from boneyard.server.games.base import RandomDealer
 >>> core = StraightCore(StraightOptions(players=2), RandomDealer(4))
 >>> search = core.copy()
 >>> search.playout(random.Random(0))
@@ -19,12 +19,12 @@ from __future__ import annotations
 import random
 from typing import Self
 
-from server.games.base import Dealer, RandomDealer
-from server.games.straight.layout import DRAW, PASS, Layout
-from server.games.straight.options import StraightOptions
-from server.games.straight.record import HandLog
-from server.games.straight.scoring import Award, award, game_winner, pips_of, play_points, side_of
-from server.games.tiles import ALL_TILES, TILE_IDS
+from boneyard.server.games.base import Dealer, RandomDealer
+from boneyard.server.games.straight.layout import DRAW, PASS, Layout
+from boneyard.server.games.straight.options import StraightOptions
+from boneyard.server.games.straight.record import HandLog
+from boneyard.server.games.straight.scoring import Award, award, game_winner, pips_of, play_points, side_of
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
 
 # Outcomes of one step.
 CONTINUE, DOMINO, BLOCKED, TARGET = 0, 1, 2, 3

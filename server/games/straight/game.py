@@ -1,6 +1,6 @@
 """The Straight Dominoes engine: :class:`StraightGame` and :class:`StraightOptions`.
 
->>> from server.games.base import RandomDealer
+>>> from boneyard.server.games.base import RandomDealer
 >>> game = StraightGame(StraightOptions(players=2, target=100), RandomDealer(1))
 >>> game.players, game.partnerships, game.hand_number, game.boneyard_count, game.scores
 (2, False, 0, 14, (0, 0))
@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from server.games.base import Dealer, Event, IllegalAction, Viewer
-from server.games.straight.actions import ACTION_OF, Action, code_of
-from server.games.straight.core import BLOCKED, DOMINO, TARGET, StraightCore
-from server.games.straight.events import (
+from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer
+from boneyard.server.games.straight.actions import ACTION_OF, Action, code_of
+from boneyard.server.games.straight.core import BLOCKED, DOMINO, TARGET, StraightCore
+from boneyard.server.games.straight.events import (
     Blocked,
     Domino,
     GameOver,
@@ -32,11 +32,11 @@ from server.games.straight.events import (
     TileDrawn,
     TilePlayed,
 )
-from server.games.straight.layout import DRAW, END_NAMES, OPENING, decode
-from server.games.straight.options import StraightOptions
-from server.games.straight.record import hand_record
-from server.games.straight.view import StraightView, layout_view
-from server.games.tiles import ALL_TILES, Tile, fmt, tiles_of
+from boneyard.server.games.straight.layout import DRAW, END_NAMES, OPENING, decode
+from boneyard.server.games.straight.options import StraightOptions
+from boneyard.server.games.straight.record import hand_record
+from boneyard.server.games.straight.view import StraightView, layout_view
+from boneyard.server.games.tiles import ALL_TILES, Tile, fmt, tiles_of
 
 
 class StraightGame(StraightCore):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from server.games.tiles import ALL_TILES, MAX_PIP, fmt, tile_id
+from boneyard.server.games.tiles import ALL_TILES, MAX_PIP, fmt, tile_id
 
 End = Literal["left", "right", "up", "down"]
 END_NAMES: tuple[End, End, End, End] = ("left", "right", "up", "down")

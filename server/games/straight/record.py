@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.straight.layout import DRAW, END_NAMES, OPENING, decode
-from server.games.tiles import ALL_TILES
+from boneyard.server.games.straight.layout import DRAW, END_NAMES, OPENING, decode
+from boneyard.server.games.tiles import ALL_TILES
 
 
 class HandLog:

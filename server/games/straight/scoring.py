@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from server.games.tiles import PIPS
+from boneyard.server.games.tiles import PIPS
 
 # Pip totals of every 7-bit slice of a hand mask: four lookups instead of a loop over 28 bits.
 _PIP7: tuple[tuple[int, ...], ...] = tuple(

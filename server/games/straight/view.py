@@ -1,6 +1,6 @@
 """What one viewer may know of a Straight game: :class:`StraightView` and the drawable :class:`LayoutView`.
 
->>> from server.games.straight.layout import encode, tile_id, OPENING, RIGHT
+>>> from boneyard.server.games.straight.layout import encode, tile_id, OPENING, RIGHT
 >>> lv = layout_view([encode(tile_id((6, 4)), OPENING), encode(tile_id((4, 4)), RIGHT),
 ...                   encode(tile_id((4, 1)), RIGHT)])
 >>> lv.open_ends, lv.count, lv.spinner, lv.spinner_arm, lv.spinner_index
@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.games.straight.actions import Action
-from server.games.straight.layout import END_INDEX, END_NAMES, OPENING, Layout, decode, oriented
-from server.games.tiles import ALL_TILES, IS_DOUBLE, TILE_IDS, Tile, normalize
+from boneyard.server.games.straight.actions import Action
+from boneyard.server.games.straight.layout import END_INDEX, END_NAMES, OPENING, Layout, decode, oriented
+from boneyard.server.games.tiles import ALL_TILES, IS_DOUBLE, TILE_IDS, Tile, normalize
 
 
 @dataclass(frozen=True, slots=True)
