@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from boneyard.clients.cli.core.commands import CommandError
 from boneyard.clients.cli.core.session import Client
-from boneyard.clients.cli.ui.app import TerminalUI
+from boneyard.clients.cli.ui.app import LineUI
 
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
 
@@ -38,6 +38,16 @@ def _turn(value: str) -> int | None:
     return int(value)
 
 
+def _pause(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a number of seconds, e.g. 4 (0: no pause)") from None
+    if not 0 <= seconds <= 60:
+        raise argparse.ArgumentTypeError("0 to 60 seconds")
+    return seconds
+
+
 def _default_name() -> str:
     with contextlib.suppress(Exception):
         name = getpass.getuser()[:32]
@@ -55,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--auto", action="store_true", help="let the basic bot play your seat")
         p.add_argument("--json", action="store_true", help="print every server message as a JSON line")
         p.add_argument("--no-color", action="store_true", help="plain text, no colour (also NO_COLOR=1)")
+        p.add_argument("--line", action="store_true", help="plain line mode (scripts, screen readers)")
+        p.add_argument("--no-bell", action="store_true", help="no bell on your turn or when time runs low")
+        p.add_argument(
+            "--pause", type=_pause, default=4.0, metavar="SECONDS",
+            help="how long a hand's result stays up between hands (0: not shown; a key goes on)",
+        )  # fmt: skip
 
     connect = sub.add_parser("connect", help="the lobby of a server: create, join, watch tables")
     connect.add_argument("url", help="the server, e.g. ws://localhost:8765/")
@@ -64,7 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", choices=["moon", "straight"])
     play.add_argument("--server", metavar="URL", help="play there (default: start a local server)")
     play.add_argument("--players", type=int, choices=[2, 3, 4], help="straight: 2, 3 or 4 seats (default 4)")
-    play.add_argument("--partnerships", action="store_true", help="straight with 4 players: 0+2 against 1+3")
+    teams = play.add_mutually_exclusive_group()
+    teams.add_argument(
+        "--partnerships", action="store_true", default=None,
+        help="straight with 4 players: 0+2 against 1+3 (the default with 4, as in the rule book)",
+    )  # fmt: skip
+    teams.add_argument(
+        "--no-partnerships", dest="partnerships", action="store_false", help="4 players, each alone"
+    )
     play.add_argument("--target", type=int, help="points to win (moon 21, straight 250)")
     play.add_argument("--turn", type=_turn, default=60, metavar="SECONDS", help="turn time, or none")
     common(play)
@@ -97,7 +120,7 @@ def play_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
     if args.partnerships and players != 4:
         raise ValueError("partnerships need 4 players")
     if players == 4:
-        options["partnerships"] = bool(args.partnerships)
+        options["partnerships"] = args.partnerships is not False  # on unless --no-partnerships (RULES.md S1)
     return options, players
 
 
@@ -113,42 +136,55 @@ async def local_server() -> AsyncIterator[str]:
         yield f"ws://127.0.0.1:{server.port}/"
 
 
-async def _session(url: str, args: argparse.Namespace, startup: Any = None) -> int:
+def full_screen(args: argparse.Namespace) -> bool:
+    """The full-screen table when both ends are a terminal; line mode for scripts, pipes, --line, --json."""
+    return not (args.line or args.json) and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+async def _session(url: str, args: argparse.Namespace, table: dict[str, Any] | None = None) -> int:
     client = Client(url, args.name)
     try:
         await client.connect()
     except (OSError, CommandError) as error:
         print(f"boneyard: cannot connect to {url}: {error}", file=sys.stderr)
         return 1
-    ui = TerminalUI(
-        client,
-        auto=args.auto,
-        json_mode=args.json,
-        colour=_colour(args),
-        exit_on_game_over=args.auto,
+    if full_screen(args):
+        from boneyard.clients.cli.tui.app import BoneyardApp
+
+        async def create(app: BoneyardApp) -> None:
+            if table is not None:
+                await app.controller.create(table)
+
+        app = BoneyardApp(
+            client,
+            startup=create,
+            auto=args.auto,
+            colour=_colour(args),
+            bell=not args.no_bell,
+            pause=args.pause,
+        )
+        return await app.run_session()
+
+    async def startup(ui: LineUI) -> None:
+        if table is not None:
+            await ui.controller.create(table)
+        else:  # `connect` opens on the lobby: every table now; changes then print as they happen
+            await ui.execute("tables")
+
+    ui = LineUI(
+        client, auto=args.auto, json_mode=args.json, colour=_colour(args), exit_on_game_over=args.auto
     )
     return await ui.run(startup)
 
 
-async def _show_lobby(ui: TerminalUI) -> None:
-    """``connect`` opens on the lobby: every table now; changes then print as they happen."""
-    await ui.execute("tables")
-
-
 async def _play(args: argparse.Namespace) -> int:
     options, players = play_options(args)
-
-    async def startup(ui: TerminalUI) -> None:
-        bots = list(range(1, players))
-        created = await ui.client.create_table(
-            args.game, options=options, bots=bots, turn_seconds=args.turn, seat=0
-        )
-        ui.current = created.table.table_id
-
+    table = {"game": args.game, "options": options, "bots": list(range(1, players)),
+             "turn_seconds": args.turn, "seat": 0}  # fmt: skip
     if args.server:
-        return await _session(args.server, args, startup)
+        return await _session(args.server, args, table)
     async with local_server() as url:
-        return await _session(url, args, startup)
+        return await _session(url, args, table)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -165,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"boneyard: {error}", file=sys.stderr)
                 return 2
             return asyncio.run(_play(args))
-        return asyncio.run(_session(args.url, args, _show_lobby))
+        return asyncio.run(_session(args.url, args))
     except KeyboardInterrupt:  # Ctrl-C outside the prompt (e.g. while connecting)
         return 130
     except BrokenPipeError:  # `boneyard replay game.json --all | head`: the reader left, nothing to say

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from boneyard.clients.cli.core.mirror import Mirror
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.commands import InputError, help_text, parse_command, parse_create, parse_move
 from boneyard.clients.cli.ui.describe import message_line
+from boneyard.clients.cli.ui.forms import FormError, chat_text
 from boneyard.protocol import BidAction, PassAction, PlayAction, TrumpAction
 
 
@@ -88,18 +90,26 @@ def test_parse_moves() -> None:
     assert parse_move("1", moon) == moon[0]
     assert parse_move("pass", moon) == moon[0]
     assert parse_move("bid 21", moon) == moon[2]
-    with pytest.raises(InputError, match="moves 1 to 3"):
+    with pytest.raises(InputError, match="choices 1 to 3"):
         parse_move("9", moon)
-    with pytest.raises(InputError, match="bids are"):
+    with pytest.raises(InputError, match="the high bid is 4: bid 5, 21 or pass"):
         parse_move("bid 4", moon)
+    with pytest.raises(InputError, match="bids are 4, 5, 6, 7 or 21"):
+        parse_move("bid 3", moon)
+    with pytest.raises(InputError, match="trump is a number 0-6"):
+        parse_move("trump 7", moon)
     trumps = [TrumpAction(type="trump", trump=t) for t in (*range(7), "doubles", "none")]
     assert parse_move("trump doubles", trumps).trump == "doubles"
     assert parse_move("trump 0", trumps).trump == 0
     plays = [PlayAction(type="play", tile=(2, 1)), PlayAction(type="play", tile=(6, 6))]
-    assert parse_move("21", plays) == plays[0]  # a legal tile beats move number 21
-    assert parse_move("[6|6]", plays) == plays[1]
-    assert parse_move("6-6", plays) == plays[1]
-    assert parse_move("2", plays) == plays[1]
+    hand = [(6, 6), (5, 3), (2, 1)]  # numbers name hand positions while tiles are played
+    assert parse_move("21", plays, hand=hand) == plays[0]  # a legal tile beats number 21
+    assert parse_move("[6|6]", plays, hand=hand) == plays[1]
+    assert parse_move("6-6", plays, hand=hand) == plays[1]
+    assert parse_move("1", plays, hand=hand) == plays[1]
+    assert parse_move("3", plays, hand=hand) == plays[0]
+    with pytest.raises(InputError, match=r"\[5\|3\] \(number 2\) cannot be played now"):
+        parse_move("2", plays, hand=hand)
     with pytest.raises(InputError, match="not a legal move"):
         parse_move("5-3", plays)
     with pytest.raises(InputError, match="not your turn"):
@@ -109,6 +119,9 @@ def test_parse_moves() -> None:
     assert parse_move("5|3 l", straight).end == "left"
     with pytest.raises(InputError, match="say which"):
         parse_move("53", straight)
+    assert parse_move("1 up", straight, hand=[(5, 3)]).end == "up"
+    with pytest.raises(InputError, match="fits left or up: say which"):
+        parse_move("1", straight, hand=[(5, 3)])
 
 
 def test_parse_commands() -> None:
@@ -124,8 +137,21 @@ def test_parse_commands() -> None:
         "seat": 0,
         "turn_seconds": None,
     }
-    with pytest.raises(InputError):
-        parse_create(["chess"])
+    for words, reason in [
+        (["chess"], "game: create moon"),
+        (["straight", "players=5"], "players: Straight is played by 2, 3 or 4 players, not 5"),
+        (["moon", "bots=1,2,3"], "bots: Moon has seats 0 to 2, not 3"),
+        (["moon", "seat=5"], "seat: Moon has seats 0 to 2"),
+        (["moon", "turn=0"], "turn: 5 to 3600 seconds"),
+        (["straight", "players=2", "partnerships=on"], "partnerships: only with 4 players"),
+        (["moon", "bots=0,1"], "bots: seat 0 is yours"),
+        (["moon", "target=0"], "target: 1 to 1000"),
+        (["moon", "colour=red"], "unknown option 'colour'"),
+    ]:
+        with pytest.raises(FormError, match=re.escape(reason)):
+            parse_create(words)
+    with pytest.raises(FormError, match="at most 500 characters"):
+        chat_text("x" * 501)
     text = help_text()
     for word in ("create", "join", "watch", "leave", "say", "rematch", "quit", "bid", "trump", "draw"):
         assert word in text

@@ -1,4 +1,4 @@
-"""The terminal UI, driven headless through prompt_toolkit's pipe input against a real server."""
+"""Line mode (scripts, pipes, screen readers), driven through its standard input against a real server."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import client_support
 import pytest
 from client_support import FAST, auto_play
 from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.plain_text import PlainTextOutput
 
 from boneyard.clients.cli.core import Client
-from boneyard.clients.cli.ui.app import TerminalUI
+from boneyard.clients.cli.ui.app import LineUI
+from boneyard.clients.cli.ui.choices import choices
 from boneyard.protocol import Turn
 
 # Fixtures from client_support (a conftest.py here would clash with tests/conftest.py).
@@ -30,7 +30,7 @@ async def _client(url: str, name: str = "tester") -> Client:
 
 
 def _table_startup(game: str, options: dict[str, Any], bots: list[int]) -> Any:
-    async def startup(ui: TerminalUI) -> None:
+    async def startup(ui: LineUI) -> None:
         created = await ui.client.create_table(game, options=options, bots=bots, turn_seconds=60)
         ui.current = created.table.table_id
 
@@ -39,17 +39,16 @@ def _table_startup(game: str, options: dict[str, Any], bots: list[int]) -> Any:
 
 async def test_typing_moves_plays_a_moon_hand_while_events_print(url: str) -> None:
     out = io.StringIO()
-    with create_pipe_input() as pipe, create_app_session(input=pipe, output=PlainTextOutput(out)):
+    with create_app_session(output=PlainTextOutput(out)):
         client = await _client(url)
-        ui = TerminalUI(client, colour=False, interactive=True)
+        stdin = asyncio.StreamReader()
+        ui = LineUI(client, colour=False, stdin=stdin)
         stream = client.listen()
         run = asyncio.create_task(ui.run(_table_startup("moon", {}, [1, 2])))
 
         async def type_line(text: str) -> None:
-            # One line at a time, when the prompt is waiting, as a person types.
-            await ui.idle.wait()
-            ui.idle.clear()
-            pipe.send_text(text + "\r")
+            stdin.feed_data((text + "\n").encode())
+            await asyncio.sleep(0.05)
 
         await type_line("help")
         async with asyncio.timeout(20):
@@ -61,46 +60,52 @@ async def test_typing_moves_plays_a_moon_hand_while_events_print(url: str) -> No
                     continue
                 if mirror.hand_result is not None:
                     break  # a whole hand has been played and scored
-                if isinstance(item, Turn) and item.legal_actions:
+                if isinstance(item, Turn) and item.legal_actions and mirror.my_turn:
                     # Alternate the ways of choosing: by number, and by naming the tile or bid.
                     action = item.legal_actions[-1]
+                    assert mirror.view is not None
+                    menu = choices(mirror.view.hand, item.legal_actions)
+                    number = next(c.number for c in menu if action in c.actions)
                     if typed % 2 and action.type == "play":
                         await type_line(f"{action.tile[0]}-{action.tile[1]}")
                     elif typed % 2 and action.type == "bid":
                         await type_line(f"bid {action.bid}")
                     else:
-                        await type_line(f"{len(item.legal_actions)}")
+                        await type_line(str(number))
                     typed += 1
             await type_line("say hello table")
             await type_line("9-9")  # not a tile: an error in words, and the game goes on
             await type_line("join nowhere 1")  # a server error, in words
             await type_line("board")
+            await type_line("trump 7")  # said in words, not "unknown command"
+            await type_line("join t9 0")  # said once
             while not any(m.text == "hello table" for m in mirror.chat):
                 await anext(stream)
-            await ui.idle.wait()
-            pipe.send_text("\x03")  # Ctrl-C leaves cleanly
+            stdin.feed_eof()  # end of input: leave cleanly, exit 0
             assert await run == 0
     text = out.getvalue()
     for expected in (
         "Commands:",  # help
-        "Your move: 1)",  # the numbered legal moves
+        "Your move: ",  # the numbered legal moves
         "── Moon · table",  # the board
         "takes the trick",
         "Hand scored:",
         "<tester> hello table",
         "unknown command '9-9'",
         "No table has that",  # no_such_table in words
+        "trump is a number 0-6",
     ):
         assert expected in text, expected
+    assert text.count("No table has that") == 2  # `join nowhere 1` and `join t9 0`, each said once
     assert typed >= 7  # at least one play per trick of the hand
     assert not client.connected and client.close_code == 1000
 
 
 async def test_auto_plays_to_the_end_and_exits_zero(url: str) -> None:
     out = io.StringIO()
-    with create_pipe_input() as pipe, create_app_session(input=pipe, output=PlainTextOutput(out)):
+    with create_app_session(output=PlainTextOutput(out)):
         client = await _client(url)
-        ui = TerminalUI(client, colour=False, auto=True, exit_on_game_over=True, interactive=True)
+        ui = LineUI(client, colour=False, auto=True, exit_on_game_over=True)
         code = await asyncio.wait_for(
             ui.run(_table_startup("straight", {"players": 2, "target": 50}, [1])), 30
         )
@@ -114,7 +119,7 @@ async def test_json_mode_prints_every_message_as_a_json_line(
     url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     client = await _client(url)
-    ui = TerminalUI(client, json_mode=True, auto=True, exit_on_game_over=True)
+    ui = LineUI(client, json_mode=True, auto=True, exit_on_game_over=True)
     code = await asyncio.wait_for(ui.run(_table_startup("moon", {"target": 5}, [1, 2])), 30)
     assert code == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -129,15 +134,15 @@ async def test_json_mode_prints_every_message_as_a_json_line(
 async def test_the_lobby_updates_live_and_takes_commands(url: str, tmp_path: Any, monkeypatch: Any) -> None:
     monkeypatch.chdir(tmp_path)  # `record` saves the record here
     out = io.StringIO()
-    with create_pipe_input() as pipe, create_app_session(input=pipe, output=PlainTextOutput(out)):
+    with create_app_session(output=PlainTextOutput(out)):
         client = await _client(url, "lobbyist")
-        ui = TerminalUI(client, colour=False, interactive=True)
+        stdin = asyncio.StreamReader()
+        ui = LineUI(client, colour=False, stdin=stdin)
         run = asyncio.create_task(ui.run())
 
         async def type_line(text: str) -> None:
-            await ui.idle.wait()
-            ui.idle.clear()
-            pipe.send_text(text + "\r")
+            stdin.feed_data((text + "\n").encode())
+            await asyncio.sleep(0.1)
 
         await type_line("tables")
         other = await _client(url, "host")
@@ -172,7 +177,7 @@ async def test_the_lobby_updates_live_and_takes_commands(url: str, tmp_path: Any
         "<lobbyist> nice game",
         f"Left table {table_id}",
         "── Moon · table",  # our own new table
-        "Your move: 1)",
+        "Your move: ",
     ):
         assert expected in text, expected
     saved = list(tmp_path.glob("*.json"))

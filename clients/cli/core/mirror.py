@@ -80,6 +80,8 @@ class TableMirror:
     last_trick_winner: int | None = None
     hand_result: MoonHandScored | StraightHandScored | None = None
     """The last ``hand_scored`` event (cleared when the next hand starts)."""
+    hands: list[MoonHandScored | StraightHandScored] = field(default_factory=list)
+    """Every ``hand_scored`` seen at this table this game, in order: the score sheet."""
     game_over: GameOver | None = None
     chat: list[ChatMessage] = field(default_factory=list)
 
@@ -193,10 +195,13 @@ class Mirror:
     def _event(self, mirror: TableMirror, event: Any) -> None:
         if isinstance(event, GameOver):
             mirror.game_over = event
+        if isinstance(event, HandStarted) and event.hand == 0:
+            mirror.hands, mirror.game_over = [], None  # a new game (e.g. a rematch)
         if isinstance(event, HandStarted):
             mirror.hand_result, mirror.last_trick, mirror.last_trick_winner = None, (), None
         if isinstance(event, MoonHandScored | StraightHandScored):
             mirror.hand_result = event
+            mirror.hands.append(event)
         if isinstance(event, TrickWon):
             seats = _seats_from(event.leader, len(event.tiles))
             mirror.last_trick = tuple(zip(seats, event.tiles, strict=True))

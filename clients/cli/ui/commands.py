@@ -7,7 +7,7 @@ a tile as ``6-4``, ``64``, ``6|4`` or ``[6|4]`` (either order), with the end in 
 
 >>> from boneyard.protocol import PlayAction
 >>> legal = [PlayAction(type="play", tile=(6, 4), end=end) for end in ("left", "right")]
->>> parse_move("2", legal)
+>>> parse_move("1 right", legal, hand=[(6, 4), (2, 1)])
 PlayAction(type='play', tile=(6, 4), end='right')
 >>> parse_move("46 l", legal)
 PlayAction(type='play', tile=(6, 4), end='left')
@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.clients.cli.core.rules import Tile
+from boneyard.clients.cli.ui.choices import choices
+from boneyard.clients.cli.ui.forms import create_request
 
 ENDS = {"left": "left", "l": "left", "right": "right", "r": "right", "up": "up", "u": "up", "down": "down"}
 TRUMPS: dict[str, int | str] = {
@@ -68,10 +70,33 @@ def _pick(legal: Sequence[Any], kind: str, **fields: Any) -> Any:
 MOVE_WORDS = ("pass", "p", "draw", "d", "bid", "b", "trump", "t", "discard")
 
 
-def parse_move(text: str, legal: Sequence[Any], not_yours: str = "it is not your turn") -> Any:
+def _bids_left(legal: Sequence[Any]) -> str:
+    """``5, 6, 21 or pass``: what the auction still allows."""
+    words = [str(a.bid) for a in legal if a.type == "bid"] + (["pass"] if _pick(legal, "pass") else [])
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words) or "nothing"
+
+
+def _by_number(n: int, legal: Sequence[Any], hand: Sequence[Tile]) -> Any:
+    menu = choices(hand, legal)
+    if not 1 <= n <= len(menu):
+        raise InputError(f"there are choices 1 to {len(menu)}" if menu else "nothing to choose now")
+    choice = menu[n - 1]
+    if not choice.actions:
+        raise InputError(f"{choice.label} (number {n}) cannot be played now: the legal ones are highlighted")
+    if len(choice.actions) > 1:
+        ends = " or ".join(str(getattr(a, "end", a.type)) for a in choice.actions)
+        first = choice.actions[0]
+        raise InputError(f"{choice.label} fits {ends}: say which, e.g. `{n} {getattr(first, 'end', '')}`")
+    return choice.actions[0]
+
+
+def parse_move(
+    text: str, legal: Sequence[Any], not_yours: str = "it is not your turn", hand: Sequence[Tile] = ()
+) -> Any:
     """The legal action ``text`` names; :class:`InputError` saying why not otherwise.
 
-    ``not_yours`` is the message when ``legal`` is empty (someone else is to move).
+    A number is a position in ``hand`` while tiles are being played (see :mod:`.choices`), else
+    the number of an offered action; ``not_yours`` is the message when ``legal`` is empty.
     """
     words = text.lower().split()
     if not words:
@@ -79,28 +104,37 @@ def parse_move(text: str, legal: Sequence[Any], not_yours: str = "it is not your
     head, rest = words[0], words[1:]
     if head not in MOVE_WORDS and not head.isdigit() and parse_tile(head) is None:
         raise InputError(f"unknown command {head!r}: type `help`")
+    if head in ("bid", "b") and not (len(rest) == 1 and rest[0] in ("4", "5", "6", "7", "21")):
+        raise InputError("bids are 4, 5, 6, 7 or 21 (e.g. `bid 5`), or `pass`")
+    if head in ("trump", "t") and not (len(rest) == 1 and rest[0] in TRUMPS):
+        raise InputError("trump is a number 0-6, `trump doubles` or `trump none`")
     if not legal:
         raise InputError(not_yours)
-    if head.isdigit() and not rest:
-        # "12" could be move 12 or the tile [2|1]: a tile that is a legal move wins.
+    if head.isdigit() and len(rest) <= 1:
+        # "12" could be choice 12 or the tile [2|1]: a tile that is a legal move wins.
         as_tile = parse_tile(head) if len(head) == 2 else None
-        if not any(tuple(getattr(a, "tile", ())) == as_tile for a in legal):
-            n = int(head)
-            if 1 <= n <= len(legal):
-                return legal[n - 1]
-            if as_tile is None:
-                raise InputError(f"there are moves 1 to {len(legal)}")
+        tile_is_legal = any(tuple(getattr(a, "tile", ()) or ()) == as_tile for a in legal)
+        if not tile_is_legal and (as_tile is None or int(head) <= len(choices(hand, legal))):
+            if not rest:
+                return _by_number(int(head), legal, hand)
+            head = _numbered_tile(int(head), hand)  # "3 left": hand tile 3 on the left end
     if head in ("pass", "p") and not rest:
         return _pick(legal, "pass") or _fail("you cannot pass now")
     if head in ("draw", "d") and not rest:
         return _pick(legal, "draw") or _fail(
             "you cannot draw now (you hold a playable tile, or the boneyard is empty)"
         )
-    if head in ("bid", "b") and len(rest) == 1 and rest[0].isdigit():
-        return _pick(legal, "bid", bid=int(rest[0])) or _fail(
-            "bids are 4, 5, 6, 7 or 21, above the high bid, once per hand"
-        )
-    if head in ("trump", "t") and len(rest) == 1 and rest[0] in TRUMPS:
+    if head in ("bid", "b"):
+        action = _pick(legal, "bid", bid=int(rest[0]))
+        open_bids = [a.bid for a in legal if a.type == "bid"]
+        if action is not None:
+            return action
+        if not open_bids:
+            raise InputError("you cannot bid now" + (": you can only pass" if _pick(legal, "pass") else ""))
+        if int(rest[0]) < min(open_bids):
+            raise InputError(f"the high bid is {_high_bid(min(open_bids))}: bid {_bids_left(legal)}")
+        raise InputError(f"you can bid {_bids_left(legal)}")
+    if head in ("trump", "t"):
         return _pick(legal, "trump", trump=TRUMPS[rest[0]]) or _fail("you are not naming trump now")
     if head == "discard" and len(rest) == 1:
         tile = parse_tile(rest[0]) or _fail(f"{rest[0]!r} is not a tile (write it like 6-4)")
@@ -123,6 +157,18 @@ def parse_move(text: str, legal: Sequence[Any], not_yours: str = "it is not your
             f"{_tile_word(tile)} fits {ends}: say which, e.g. `{tile[0]}{tile[1]} {candidates[0].end}`"
         )
     return candidates[0]
+
+
+def _numbered_tile(n: int, hand: Sequence[Tile]) -> str:
+    if not 1 <= n <= len(hand):
+        raise InputError(f"there are tiles 1 to {len(hand)}" if hand else "you hold no tiles")
+    return f"{hand[n - 1][0]}{hand[n - 1][1]}"
+
+
+def _high_bid(lowest_open: int) -> int:
+    """The high bid, from the lowest bid still open (4, 5, 6, 7, 21)."""
+    ladder = (0, 4, 5, 6, 7, 21)
+    return ladder[ladder.index(lowest_open) - 1]
 
 
 def _fail(message: str) -> Any:
@@ -154,6 +200,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "board": ("board", "show the table again"),
     "record": ("record [RECORD_ID]", "fetch a finished game's record and save it as JSON"),
     "auto": ("auto on|off", "let the basic bot play your seat"),
+    "rules": ("rules", "the rules of the game at this table"),
     "ping": ("ping", "measure the round trip to the server"),
     "quit": ("quit", "leave and exit (also Ctrl-C or Ctrl-D)"),
 }
@@ -194,32 +241,5 @@ def parse_command(text: str) -> Command | None:
 
 
 def parse_create(args: Sequence[str]) -> dict[str, Any]:
-    """``create`` words as ``Client.create_table`` keyword arguments."""
-    if not args or args[0] not in ("moon", "straight"):
-        raise InputError("create moon ... or create straight ...")
-    game = args[0]
-    out: dict[str, Any] = {"game": game, "options": {}, "bots": [], "seat": 0, "turn_seconds": 30}
-    for word in args[1:]:
-        key, sep, value = word.partition("=")
-        if not sep:
-            raise InputError(f"{word!r}: write options as key=value")
-        if key == "bots":
-            out["bots"] = [int(s) for s in value.split(",") if s.strip().isdigit()]
-        elif key in ("turn", "seat"):
-            slot = "turn_seconds" if key == "turn" else "seat"
-            out[slot] = None if value == "none" else _int(key, value)
-        elif key in ("players", "target"):
-            out["options"][key] = _int(key, value)
-        elif key == "partnerships":
-            out["options"][key] = value in ("on", "true", "yes", "1")
-        elif key == "all_pass":
-            out["options"][key] = value
-        else:
-            raise InputError(f"unknown option {key!r}")
-    return out
-
-
-def _int(key: str, value: str) -> int:
-    if not value.isdigit():
-        raise InputError(f"{key} must be a number")
-    return int(value)
+    """``create`` words as ``Client.create_table`` keyword arguments (see :mod:`.forms`)."""
+    return create_request(args)

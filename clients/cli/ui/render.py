@@ -22,6 +22,7 @@ from prompt_toolkit.styles import Style
 from boneyard.clients.cli.core.layout import spinner_covered
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.rules import is_trump, trump_word
+from boneyard.clients.cli.ui.choices import choices
 from boneyard.protocol import MoonView, StraightView
 
 Fragments = StyleAndTextTuples
@@ -78,28 +79,17 @@ def team_label(mirror: TableMirror, team: int) -> str:
     return f"team {team} ({mirror.seat_name(team)}+{mirror.seat_name(team + 2)})"
 
 
-def action_text(action: Any) -> str:
-    """A legal action in words: ``bid 5``, ``[6|4] left``, ``trump doubles``."""
-    kind = action.type
-    if kind == "bid":
-        return f"bid {action.bid}"
-    if kind == "trump":
-        return f"trump {trump_word(action.trump)}"
-    if kind == "discard":
-        return f"discard {tile_text(action.tile)}"
-    if kind == "play":
-        end = getattr(action, "end", None)
-        return f"{tile_text(action.tile)}" + (f" {end}" if end else "")
-    return str(kind)
-
-
 def legal_moves(view: MoonView | StraightView) -> Fragments:
-    """The numbered legal actions: type the number (or the tile) to play one."""
+    """The numbered choices that are legal now: type the number (or the tile) to play one."""
     out: Fragments = [("class:title", "Your move: ")]
-    for i, action in enumerate(view.legal_actions, 1):
-        if i > 1:
+    for choice in choices(view.hand, view.legal_actions):
+        if not choice.legal:
+            continue
+        if len(out) > 1:
             out.append(("", "  "))
-        out += [("class:number", f"{i})"), ("class:legal", action_text(action))]
+        ends = [str(a.end) for a in choice.actions if getattr(a, "end", None)]
+        label = choice.label + (" " + "/".join(ends) if ends else "")
+        out += [("class:number", f"{choice.number})"), ("class:legal", label)]
     return out
 
 
@@ -130,22 +120,18 @@ def scores(mirror: TableMirror, view: MoonView | StraightView) -> Fragments:
 
 
 def _hand(view: MoonView | StraightView) -> Fragments:
-    """The hand, legal tiles numbered and highlighted (Moon: trumps marked with ``*``)."""
-    numbers: dict[tuple[int, int], list[int]] = {}
-    for i, action in enumerate(view.legal_actions, 1):
-        t = getattr(action, "tile", None)
-        if t is not None:
-            numbers.setdefault(tuple(t), []).append(i)
+    """The hand in hand order, numbered 1..n, legal tiles highlighted (Moon: trumps marked ``*``)."""
     trump = view.trump if isinstance(view, MoonView) else None
+    menu = {c.tile: c for c in choices(view.hand, view.legal_actions) if c.tile is not None}
     out: Fragments = []
-    for i, t in enumerate(view.hand):
-        if i:
+    for i, t in enumerate(view.hand, 1):
+        if i > 1:
             out.append(("", " "))
-        nums = numbers.get(tuple(t))  # type: ignore[arg-type]
+        choice = menu.get(tuple(t))  # type: ignore[arg-type]
+        legal = choice is not None and choice.legal
         trumpy = is_trump(t, trump)
-        if nums:
-            out.append(("class:number", ",".join(map(str, nums)) + ")"))
-        style = "class:legal" if nums else ("class:dim" if view.legal_actions else "class:tile")
+        out.append(("class:number" if legal else "class:dim", f"{i})"))
+        style = "class:legal" if legal else ("class:dim" if view.legal_actions else "class:tile")
         if trumpy:
             style += " class:trump"
         out += tile(t, style)

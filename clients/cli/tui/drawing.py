@@ -1,0 +1,190 @@
+"""Dominoes drawn on a :class:`~.canvas.Canvas`: a Moon trick, and Straight's two-dimensional layout.
+
+Straight's layout is the line left to right through the opening tile, doubles lying crosswise
+(drawn upright, three rows high), and the spinner's ``up`` and ``down`` arms going up and down
+from it, their tiles upright and their doubles crosswise (flat). What does not fit is elided
+next to the spinner, never at the open ends, which are marked with their numbers and the count.
+
+>>> from boneyard.clients.cli.core import layout as L
+>>> lay = L.play(L.play(L.play(L.EMPTY, (6, 4), None), (4, 4), "right"), (4, 1), "right")
+>>> print(straight_layout(lay, 30, 7).plain())
+         ┌4┐
+         │─│
+         └4┘
+    [6|4]┌4┐[4|1]
+         │─│
+         └4┘
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from boneyard.clients.cli.core.rules import Tile
+from boneyard.clients.cli.tui.canvas import Canvas
+from boneyard.protocol import Layout
+from boneyard.protocol.views import PlacedTile
+
+TILE = "bold"
+SPINNER = "bold yellow"
+DIM = "dim"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A tile as it lies in the line: ``a`` on the left (or top), ``b`` on the right (or bottom)."""
+
+    a: int
+    b: int
+    upright: bool
+    spinner: bool = False
+
+    @property
+    def width(self) -> int:
+        return 3 if self.upright else 5
+
+
+def flat(canvas: Canvas, x: int, y: int, a: int, b: int, style: str = TILE) -> None:
+    """A tile lying flat, one row: ``[a|b]``."""
+    canvas.put(x, y, f"[{a}|{b}]", style)
+
+
+def upright(canvas: Canvas, x: int, y: int, a: int, b: int, style: str = TILE) -> None:
+    """A tile standing up, three rows from ``y``: ``a`` on top."""
+    canvas.put(x, y, f"┌{a}┐", style)
+    canvas.put(x, y + 1, "│─│", style)
+    canvas.put(x, y + 2, f"└{b}┘", style)
+
+
+def big(canvas: Canvas, x: int, y: int, tile: Sequence[int], style: str = TILE) -> None:
+    """A large flat tile, nine wide and three high (the Moon trick)."""
+    canvas.put(x, y, "┌───┬───┐", style)
+    canvas.put(x, y + 1, f"│ {tile[0]} │ {tile[1]} │", style)
+    canvas.put(x, y + 2, "└───┴───┘", style)
+
+
+def line_pieces(layout: Layout) -> tuple[list[Piece], int]:
+    """The line left to right, and the index of the spinner in it (-1: none in the line)."""
+    assert layout.opening is not None
+    left, right = list(layout.arms.get("left", ())), list(layout.arms.get("right", ()))
+    pieces: list[Piece] = []
+    spinner = -1
+    for i in range(len(left) - 1, -1, -1):
+        p = left[i]
+        if layout.spinner_arm == "left" and layout.spinner_index == i:
+            spinner = len(pieces)
+        pieces.append(Piece(p.outer, p.inner, p.crosswise))
+    if layout.spinner_arm == "centre":
+        spinner = len(pieces)
+    a, b = layout.opening
+    pieces.append(Piece(a, b, a == b))
+    for i, p in enumerate(right):
+        if layout.spinner_arm == "right" and layout.spinner_index == i:
+            spinner = len(pieces)
+        pieces.append(Piece(p.inner, p.outer, p.crosswise))
+    if spinner >= 0:
+        s = pieces[spinner]
+        pieces[spinner] = Piece(s.a, s.b, s.upright, spinner=True)
+    return pieces, spinner
+
+
+def _fit_line(pieces: list[Piece], spinner: int, width: int) -> list[Piece | None]:
+    """Drop tiles next to the centre of the longer side until the line fits (``None``: "…")."""
+    out: list[Piece | None] = list(pieces)
+    centre = spinner if spinner >= 0 else next(i for i, p in enumerate(pieces) if p is not None)
+
+    def size() -> int:
+        return sum(1 if p is None else p.width for p in out)
+
+    while size() > width and len(out) > 3:
+        left_n, right_n = centre, len(out) - centre - 1
+        if left_n >= right_n and left_n > 1:
+            i = centre - 1
+            if out[i] is None:
+                i -= 1
+            out.pop(i)
+            centre -= 1
+            if out[centre - 1] is not None:
+                out.insert(centre, None)
+                centre += 1
+        elif right_n > 1:
+            i = centre + 1
+            if out[i] is None:
+                i += 1
+            out.pop(i)
+            if out[centre + 1] is not None:
+                out.insert(centre + 1, None)
+        else:
+            break
+    return out
+
+
+def straight_layout(layout: Layout, width: int, height: int) -> Canvas:
+    """The layout drawn in ``width`` x ``height`` cells (the line in the middle row)."""
+    canvas = Canvas(width, height)
+    if layout.opening is None:
+        canvas.put(0, 0, "(empty: the leader plays any tile)", DIM)
+        return canvas
+    pieces, spinner = line_pieces(layout)
+    fitted = _fit_line(pieces, spinner, width)
+    y = height // 2
+    x = max(0, (width - sum(1 if p is None else p.width for p in fitted)) // 2)
+    spinner_x = -1
+    for piece in fitted:
+        if piece is None:
+            canvas.put(x, y, "…", DIM)
+            x += 1
+            continue
+        style = SPINNER if piece.spinner else TILE
+        if piece.upright:
+            upright(canvas, x, y - 1, piece.a, piece.b, style)
+            if piece.spinner:
+                spinner_x = x
+        else:
+            flat(canvas, x, y, piece.a, piece.b, style)
+        x += piece.width
+    if spinner_x >= 0:
+        _arm(canvas, list(layout.arms.get("up", ())), spinner_x, y - 2, -1)
+        _arm(canvas, list(layout.arms.get("down", ())), spinner_x, y + 2, +1)
+    return canvas
+
+
+def _arm(canvas: Canvas, arm: Sequence[PlacedTile], x: int, y: int, step: int) -> None:
+    """An up (``step`` -1) or down (+1) arm from the spinner's edge at row ``y``."""
+    room = y + 1 if step < 0 else canvas.height - y
+    shown = list(arm)
+    elided = 0
+    while shown and sum(1 if p.crosswise else 3 for p in shown) > room - (1 if elided else 0):
+        shown.pop(0)
+        elided += 1
+    row = y
+    if elided:
+        canvas.put(x + 1, row, "⋮", DIM)
+        row += step
+    for p in shown:
+        inner, outer = p.inner, p.outer
+        if p.crosswise:
+            flat(canvas, x - 1, row, outer, inner)
+            row += step
+            continue
+        top = row if step > 0 else row - 2
+        a, b = (inner, outer) if step > 0 else (outer, inner)
+        upright(canvas, x, top, a, b)
+        row += 3 * step
+
+
+def moon_trick(played: Sequence[tuple[str, Tile, str]], width: int, winner: int | None = None) -> Canvas:
+    """The trick: each ``(name, tile, style)`` as a large tile with the name above, left to right."""
+    canvas = Canvas(width, 4)
+    if not played:
+        return canvas
+    slot = max(11, min(16, width // max(1, len(played))))
+    x = max(0, (width - slot * len(played)) // 2)
+    for i, (name, tile, style) in enumerate(played):
+        label = ("→ " if i == winner else "") + name
+        canvas.put(x + (slot - len(label[:slot])) // 2, 0, label[:slot], "bold" if i == winner else "")
+        big(canvas, x + (slot - 9) // 2, 1, tile, style)
+        x += slot
+    return canvas

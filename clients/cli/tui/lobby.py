@@ -1,0 +1,151 @@
+"""The lobby screen: the live table list, a create form checked field by field, join / watch, chat.
+
+The form's fields go through :func:`boneyard.clients.cli.ui.forms.validate_create`, the same checks
+as the typed ``create`` command, so a bad field is named in the status line and nothing is sent.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, DataTable, Input, Label, Static
+
+from boneyard.clients.cli.tui.base import PlayScreen, log_widget
+from boneyard.clients.cli.ui.forms import FormError, validate_create
+from boneyard.protocol import TableInfo
+
+if TYPE_CHECKING:
+    pass
+
+FORM = (
+    ("game", "moon", 9),
+    ("players", "3", 3),
+    ("partnerships", "", 4),
+    ("bots", "1,2", 8),
+    ("seat", "0", 5),
+    ("turn", "30", 5),
+    ("target", "", 6),
+)
+"""The create form's fields: name, initial value, width."""
+
+
+def seats_text(table: TableInfo) -> str:
+    out = []
+    for s in table.seats:
+        who = s.name or "·"
+        flag = " (bot)" if s.bot else (" (away)" if s.name and not s.connected else "")
+        out.append(f"{s.seat}:{who}{flag}")
+    return "  ".join(out)
+
+
+class LobbyScreen(PlayScreen):
+    """Every table of the server, kept current from the lobby's pushes."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby"):
+            yield Static(Text("Boneyard · the lobby", "bold"), id="lobby-title")
+            yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            with Horizontal(id="form"):
+                yield Label("Create:", classes="form-label")
+                for name, value, width in FORM:
+                    yield Label(f"{name}", classes="field-label")
+                    field = Input(value=value, id=f"f-{name}", classes="field", compact=True)
+                    field.styles.width = width + 2
+                    yield field
+                yield Button("Create", id="create", compact=True, variant="primary")
+            with Horizontal(id="lobby-buttons"):
+                yield Button("Watch", id="watch", compact=True)
+                yield Button("Join first free seat", id="join", compact=True)
+                yield Button("Refresh", id="refresh", compact=True)
+                yield Button("Quit", id="quit", compact=True)
+            yield log_widget(300)
+        yield Static(id="status")
+        yield Input(placeholder="create moon bots=1,2 · join TABLE SEAT · watch TABLE · ? help", id="command")
+
+    def on_mount(self) -> None:
+        grid = self.query_one(DataTable)
+        grid.add_columns("table", "game", "status", "seats", "options")
+        self.ready = True
+        self.redraw()
+        self.query_one("#command", Input).focus()
+
+    def redraw(self) -> None:
+        if not self.ready:
+            return
+        grid = self.query_one(DataTable)
+        lobby = self.boneyard.client.mirror.lobby
+        chosen = self.selected()
+        grid.clear()
+        for table_id in sorted(lobby, key=lambda t: (len(t), t)):
+            table = lobby[table_id]
+            options = ", ".join(f"{k}={v}" for k, v in table.options.model_dump().items() if v is not None)
+            timer = f"{table.turn_seconds}s" if table.turn_seconds else "no timer"
+            grid.add_row(
+                table_id, table.game, table.status, seats_text(table), f"{options}; {timer}", key=table_id
+            )
+        if chosen in lobby:
+            grid.move_cursor(row=grid.get_row_index(chosen))
+
+    def selected(self) -> str | None:
+        grid = self.query_one(DataTable)
+        if grid.row_count == 0:
+            return None
+        try:
+            return str(grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value)
+        except Exception:  # no row under the cursor
+            return None
+
+    def form_fields(self) -> tuple[str, dict[str, str]]:
+        values = {name: self.query_one(f"#f-{name}", Input).value.strip() for name, _, _ in FORM}
+        game = values.pop("game").lower()
+        fields = {k: v for k, v in values.items() if v}
+        if game == "moon" and fields.get("players") == "3":
+            fields.pop("players")
+        return game, fields
+
+    async def create(self) -> None:
+        try:
+            game, fields = self.form_fields()
+            request = validate_create(game, fields)
+        except FormError as error:
+            self.boneyard.controller.error(error)
+            return
+        await self.boneyard.guarded(self.boneyard.controller.create(request))
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        app = self.boneyard
+        table_id = self.selected()
+        if event.button.id == "create":
+            await self.create()
+        elif event.button.id == "refresh":
+            await app.run_line("tables")
+        elif event.button.id == "quit":
+            await app.run_line("quit")
+        elif table_id is None:
+            app.controller.info("No table chosen: pick one in the list (↑ ↓), or create one", "error")
+        elif event.button.id == "watch":
+            await app.run_line(f"watch {table_id}")
+        elif event.button.id == "join":
+            table = app.client.mirror.lobby.get(table_id)
+            free = [s.seat for s in table.seats if s.name is None] if table else []
+            if not free:
+                app.controller.info(
+                    f"Table {table_id} has no free seat: `watch` it, or `take` a bot's seat", "error"
+                )
+            else:
+                await app.run_line(f"join {table_id} {free[0]}")
+
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        await self.boneyard.run_line(f"watch {event.row_key.value}")
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "command":
+            await self.create()  # Enter in a form field creates
+            return
+        text = event.value
+        event.input.value = ""
+        self.status("")
+        await self.boneyard.run_line(text)

@@ -1,0 +1,147 @@
+"""The screens over the table: help, the rules, a hand's result, the game over, "leave the game?"."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Markdown, Static
+
+from boneyard.clients.cli.core.mirror import TableMirror
+from boneyard.clients.cli.tui.sheet import hand_words, sheet_text
+from boneyard.clients.cli.ui.describe import winner_text
+from boneyard.clients.cli.ui.rulebook import rules_text
+from boneyard.protocol.game import MoonHandScored
+
+KEYS = """\
+Keys at the table
+  1..9, then Enter   choose that tile of your hand (or that action when not playing tiles)
+  ← →  and  Enter    move along your hand, play the highlighted tile
+  mouse              click a tile, or an action (bid, pass, trump, draw)
+  64  6-4  64 left   name a tile (and a Straight end: left, right, up, down)
+  bid 5  pass  trump 6  trump doubles  draw
+  ?                  this help        Esc  close a window
+Commands (type them): say TEXT · rules · rematch · record · leave · auto on|off · tables · quit
+In the lobby: create moon bots=1,2 turn=30 · create straight players=4 bots=1,2,3 · join TABLE SEAT ·
+  watch TABLE   (or fill in the form and press Create; Enter on a table in the list watches it)"""
+
+
+class Dismissable(ModalScreen[str]):
+    """A window closed by Esc (or any key named in its bindings)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss('')", "Close"),
+        Binding("q", "dismiss('')", "Close", show=False),
+    ]
+
+
+class HelpScreen(Dismissable):
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="window"):
+            yield Static(KEYS, id="help-text")
+            yield Static("Esc closes", classes="hint")
+
+
+class RulesScreen(Dismissable):
+    def __init__(self, game: str | None) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="window wide"):
+            with VerticalScroll():
+                yield Markdown(rules_text(self.game), id="rules-text")
+            yield Static("↑ ↓ scroll · Esc closes", classes="hint")
+
+
+class HandResultScreen(Dismissable):
+    """The hand's result for a few seconds (any key goes on at once)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *Dismissable.BINDINGS,
+        Binding("space,enter", "dismiss('')", "Go on"),
+    ]
+
+    def __init__(self, mirror: TableMirror, seconds: float) -> None:
+        super().__init__()
+        self.mirror, self.seconds = mirror, seconds
+
+    def compose(self) -> ComposeResult:
+        mirror = self.mirror
+        hand = mirror.hands[-1]
+        words, made = hand_words(mirror, hand)
+        title = Text(f"Hand {len(mirror.hands)}: {words}", "bold green" if made else "bold")
+        with Vertical(classes="window"):
+            yield Static(title)
+            if isinstance(hand, MoonHandScored):
+                taken = " · ".join(f"{mirror.seat_name(s)} {n}" for s, n in enumerate(hand.tricks))
+                yield Static(f"tricks: {taken}")
+            else:
+                pips = " · ".join(f"{mirror.seat_name(s)} {p}" for s, p in enumerate(hand.pips))
+                yield Static(f"pips left: {pips}")
+            yield Static(sheet_text(mirror, 60, last=4))
+            yield Static("Space goes on now", classes="hint")
+
+    def on_mount(self) -> None:
+        if self.seconds > 0:
+            self.set_timer(self.seconds, lambda: self.dismiss(""))
+
+
+class GameOverScreen(ModalScreen[str]):
+    """The whole score sheet, the winner, the record id; rematch, save the record, the lobby, quit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "dismiss('rematch')", "Rematch"),
+        Binding("s", "dismiss('save')", "Save record"),
+        Binding("l,escape", "dismiss('lobby')", "Lobby"),
+        Binding("q", "dismiss('quit')", "Quit"),
+    ]
+
+    def __init__(self, mirror: TableMirror, extra: str = "") -> None:
+        super().__init__()
+        self.mirror, self.extra = mirror, extra
+
+    def compose(self) -> ComposeResult:
+        mirror = self.mirror
+        over = mirror.game_over
+        assert over is not None
+        record = f"record {over.record_id}" if over.record_id else "no record stored"
+        with Vertical(classes="window wide", id="game-over"):
+            yield Static(Text(f"Game over: {winner_text(mirror, over)}", "bold"))
+            yield Static(Text(f"{record}{self.extra}", "dim"))
+            yield Static(sheet_text(mirror, 70), id="final-sheet")
+            with Horizontal(classes="buttons"):
+                yield Button("Rematch (r)", id="rematch", variant="primary")
+                yield Button("Save record (s)", id="save", disabled=over.record_id is None)
+                yield Button("Lobby (l)", id="lobby")
+                yield Button("Quit (q)", id="quit")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "")
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question (leaving a game in progress)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "dismiss(True)", "Yes"),
+        Binding("n,escape", "dismiss(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="window"):
+            yield Static(self.question)
+            with Horizontal(classes="buttons"):
+                yield Button("Yes (y)", id="yes", variant="error")
+                yield Button("No (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")

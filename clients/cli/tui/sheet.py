@@ -1,0 +1,70 @@
+"""The score sheet: per hand, who bid what and whether it was made (Moon) or who won it (Straight), the
+points, and the running scores.
+
+>>> from boneyard.clients.cli.core.mirror import TableMirror
+>>> from boneyard.protocol.game import MoonHandScored
+>>> m = TableMirror("t1")
+>>> m.hands.append(MoonHandScored(type="hand_scored", bidder=0, bid=5, tricks=(5, 1, 1),
+...                               points=(5, 1, 1), scores=(5, 1, 1)))
+>>> print(sheet_text(m, 40).plain)
+ #  hand                    seat 0 seat 1 seat 2
+ 1  seat 0 bid 5: made         +5     +1     +1
+    scores                      5      1      1
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from boneyard.clients.cli.core.mirror import TableMirror
+from boneyard.protocol.game import MoonHandScored, StraightHandScored
+
+
+def _sides(mirror: TableMirror, n: int) -> list[str]:
+    teams = bool(getattr(mirror.view, "partnerships", False))
+    if teams:
+        return [f"{mirror.seat_name(t)[:3]}+{mirror.seat_name(t + 2)[:3]}" for t in range(2)]
+    return [mirror.seat_name(s)[:6] for s in range(n)]
+
+
+def hand_words(mirror: TableMirror, hand: MoonHandScored | StraightHandScored) -> tuple[str, bool | None]:
+    """What happened in a hand, and whether the bid was made (None for Straight)."""
+    if isinstance(hand, MoonHandScored):
+        made = hand.points[hand.bidder] > 0
+        return f"{mirror.seat_name(hand.bidder)} bid {hand.bid}: {'made' if made else 'set'}", made
+    if not hand.winners:
+        return "nobody scores the hand", None
+    teams = bool(getattr(mirror.view, "partnerships", False))
+    names = [f"team {w}" if teams else mirror.seat_name(w) for w in hand.winners]
+    return f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'} +{max(hand.points)}", None
+
+
+def sheet_text(mirror: TableMirror, width: int = 40, last: int | None = None) -> Text:
+    """The sheet, newest hand last (only the ``last`` few when given)."""
+    hands = list(mirror.hands)
+    out = Text(no_wrap=True, overflow="ellipsis")
+    if not hands:
+        return Text("No hand scored yet.", "dim")
+    n = len(hands[0].scores)
+    sides = _sides(mirror, n)
+    col = max(4, min(7, (width - 10) // (n + 2)))
+    label = max(6, width - 4 - col * n)
+    out.append(f"{'#':>2}  {'hand':<{label}}" + "".join(f"{s:>{col}}" for s in sides) + "\n", "bold")
+    shown = hands[-last:] if last else hands
+    first = len(hands) - len(shown) + 1
+    for i, hand in enumerate(shown, first):
+        words, made = hand_words(mirror, hand)
+        style = "green" if made else ("red" if made is False else "")
+        points = hand.points if isinstance(hand, MoonHandScored) else _straight_points(hand)
+        out.append(f"{i:>2}  ")
+        out.append(f"{words[:label]:<{label}}", style)
+        out.append("".join(f"{p:>+{col}d}" for p in points) + "\n")
+        out.append(f"{'':>2}  {'scores':<{label}}" + "".join(f"{s:>{col}}" for s in hand.scores), "dim")
+        if i < len(hands):
+            out.append("\n")
+    return out
+
+
+def _straight_points(hand: StraightHandScored) -> list[int]:
+    """The end-of-hand award per side (points in play are already in the running scores)."""
+    return list(hand.points)

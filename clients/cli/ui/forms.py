@@ -1,0 +1,144 @@
+"""The lobby's create form and chat, checked field by field before anything is sent.
+
+The server would refuse a bad table too, but a person should hear which field is wrong, in
+words, and never lose their seat to a traceback. :func:`create_request` turns the words of
+``create moon bots=1,2 turn=30`` (or the fields of the full-screen form) into
+``Client.create_table`` keyword arguments, or raises :class:`FormError` naming the field.
+
+>>> create_request(["moon", "bots=1,2"])["bots"]
+[1, 2]
+>>> create_request(["straight", "players=5"])
+Traceback (most recent call last):
+boneyard.clients.cli.ui.forms.FormError: players: Straight is played by 2, 3 or 4 players, not 5
+>>> create_request(["moon", "seat=5"])
+Traceback (most recent call last):
+boneyard.clients.cli.ui.forms.FormError: seat: Moon has seats 0 to 2 (or seat=none to watch), not 5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from boneyard.protocol.values import MAX_CHAT_CHARS
+
+GAMES = ("moon", "straight")
+TURN_RANGE = (5, 3600)
+TARGETS = {"moon": (1, 1000), "straight": (1, 10_000)}
+ON = ("on", "true", "yes", "1")
+OFF = ("off", "false", "no", "0")
+FIELDS = ("players", "partnerships", "target", "all_pass", "bots", "turn", "seat")
+
+
+class FormError(ValueError):
+    """A field of a form is wrong; the message names it and says what would do."""
+
+
+def _number(field: str, value: str) -> int:
+    if not value.strip().isdigit():
+        raise FormError(f"{field}: {value!r} is not a whole number")
+    return int(value)
+
+
+def _seat_list(value: str, seats: int, game: str) -> list[int]:
+    out: list[int] = []
+    for word in value.replace(" ", "").split(","):
+        if not word:
+            continue
+        seat = _number("bots", word)
+        if seat >= seats:
+            raise FormError(f"bots: {game.capitalize()} has seats 0 to {seats - 1}, not {seat}")
+        if seat in out:
+            raise FormError(f"bots: seat {seat} is named twice")
+        out.append(seat)
+    return out
+
+
+def parse_fields(words: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """``["moon", "bots=1,2"]`` as the game and its ``key=value`` fields (nothing checked yet)."""
+    if not words or words[0].lower() not in GAMES:
+        raise FormError("game: create moon ... or create straight ...")
+    fields: dict[str, str] = {}
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        key = key.lower()
+        if not sep:
+            raise FormError(f"{word!r}: write options as key=value, e.g. bots=1,2")
+        if key not in FIELDS:
+            raise FormError(f"unknown option {key!r}: the options are {', '.join(FIELDS)}")
+        fields[key] = value.strip()
+    return words[0].lower(), fields
+
+
+def create_request(words: Sequence[str]) -> dict[str, Any]:
+    """``create`` words as ``Client.create_table`` keyword arguments; :class:`FormError` names a bad field."""
+    game, fields = parse_fields(words)
+    return validate_create(game, fields)
+
+
+def validate_create(game: str, fields: Mapping[str, str]) -> dict[str, Any]:
+    """Check every field of the create form; the defaults fill what is missing."""
+    if game not in GAMES:
+        raise FormError("game: moon or straight")
+    name = game.capitalize()
+    options: dict[str, Any] = {}
+    players = 3
+    if game == "moon":
+        if fields.get("players", "3") != "3":
+            raise FormError(f"players: Moon is played by exactly 3 players, not {fields['players']}")
+        if fields.get("partnerships"):
+            raise FormError("partnerships: Moon has no partnerships (Straight with 4 players has)")
+        if fields.get("all_pass"):
+            if fields["all_pass"] not in ("redeal", "force_last"):
+                raise FormError(f"all_pass: redeal or force_last, not {fields['all_pass']!r}")
+            options["all_pass"] = fields["all_pass"]
+    else:
+        if fields.get("all_pass"):
+            raise FormError("all_pass: a Moon option (what happens when everyone passes)")
+        players = _number("players", fields.get("players", "4"))
+        if not 2 <= players <= 4:
+            raise FormError(f"players: Straight is played by 2, 3 or 4 players, not {players}")
+        options["players"] = players
+        teams = fields.get("partnerships", "").lower()
+        if teams:
+            if teams not in ON + OFF:
+                raise FormError(f"partnerships: on or off, not {teams!r}")
+            if teams in ON and players != 4:
+                raise FormError(f"partnerships: only with 4 players (this table has {players})")
+            if players == 4:
+                options["partnerships"] = teams in ON
+    if "target" in fields:
+        target = _number("target", fields["target"])
+        low, high = TARGETS[game]
+        if not low <= target <= high:
+            raise FormError(f"target: {low} to {high} points, not {target}")
+        options["target"] = target
+    seat: int | None = 0
+    if "seat" in fields:
+        value = fields["seat"].lower()
+        seat = None if value in ("none", "") else _number("seat", value)
+        if seat is not None and seat >= players:
+            raise FormError(f"seat: {name} has seats 0 to {players - 1} (or seat=none to watch), not {seat}")
+    bots = _seat_list(fields.get("bots", ""), players, game)
+    if seat is not None and seat in bots:
+        raise FormError(f"bots: seat {seat} is yours; bots go in the other seats, or say seat=none")
+    turn: int | None = 30
+    if "turn" in fields:
+        value = fields["turn"].lower()
+        turn = None if value == "none" else _number("turn", value)
+        low, high = TURN_RANGE
+        if turn is not None and not low <= turn <= high:
+            raise FormError(f"turn: {low} to {high} seconds per turn, or turn=none for no timer, not {turn}")
+    return {"game": game, "options": options, "bots": bots, "seat": seat, "turn_seconds": turn}
+
+
+def chat_text(text: str) -> str:
+    """What ``say`` sends; :class:`FormError` when it is empty or too long."""
+    text = text.strip()
+    if not text:
+        raise FormError("say what? (say TEXT)")
+    if any(ord(c) < 32 and c not in "\t" for c in text):
+        raise FormError("say: no control characters, please")
+    if len(text) > MAX_CHAT_CHARS:
+        raise FormError(f"say: at most {MAX_CHAT_CHARS} characters at a time (that was {len(text)})")
+    return text

@@ -1,0 +1,32 @@
+"""The rule book inside the client: ``rules`` at a table shows that game's rules, in the lobby both.
+
+The text is ``rules.md`` beside this module, a copy of the project's docs/RULES.md shipped as package
+data so that an installed client has it (tests/client/test_client_docs.py checks the copy is current).
+
+>>> "Three-Player Moon" in rules_text("moon") and "Straight" not in rules_text("moon").splitlines()[0]
+True
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+HEADINGS = {"moon": "## Three-Player Moon", "straight": "## Straight Dominoes"}
+
+
+@cache
+def rule_book() -> str:
+    return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+def rules_text(game: str | None = None) -> str:
+    """The rules of ``game`` (``moon`` or ``straight``), or the whole book."""
+    book = rule_book()
+    heading = HEADINGS.get(game or "")
+    if heading is None or heading not in book:
+        return book
+    start = book.index(heading)
+    later = [book.index(h, start + 1) for h in ("\n## ", "\n---") if h in book[start + 1 :]]
+    section = book[start : min(later)] if later else book[start:]
+    return section.strip() + "\n"

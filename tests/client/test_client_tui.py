@@ -1,0 +1,135 @@
+"""The full-screen client, driven headless by Textual's Pilot through a real server on loopback."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import tui_support
+from tui_support import click_action, click_tile, make_app, my_turn, table, type_text, until
+
+from boneyard.clients.cli.tui.screens import GameOverScreen, HandResultScreen
+from boneyard.clients.cli.tui.table import TableScreen
+from boneyard.clients.cli.tui.widgets import HandBar
+from boneyard.clients.cli.ui.choices import action_text, choices
+
+seeded = tui_support.seeded
+
+
+async def test_a_whole_moon_hand_by_keyboard(seeded: Any) -> None:
+    app = await make_app(seeded, table("moon"), pause=30)
+    rng = random.Random(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and my_turn(app))
+        ways = {"number": 0, "arrows": 0, "tile": 0, "words": 0}
+        while not isinstance(app.screen, HandResultScreen):
+            await until(pilot, lambda: my_turn(app) or isinstance(app.screen, HandResultScreen))
+            if isinstance(app.screen, HandResultScreen):
+                break
+            mirror = app.controller.mirror
+            assert mirror is not None and mirror.view is not None
+            view = mirror.view
+            before = len(view.hand), view.phase, len(app._lines)
+            action = tui_support.bot_choice(app, rng)
+            menu = choices(view.hand, view.legal_actions)
+            number = next(c.number for c in menu if action in c.actions)
+            if action.type in ("bid", "pass", "trump"):
+                if ways["words"] == 0:  # in words: `pass`, `bid 5`, `trump 6`
+                    await type_text(pilot, action_text(action))
+                    ways["words"] += 1
+                else:
+                    await type_text(pilot, str(number))  # the number of the offered action
+                    ways["number"] += 1
+            elif sum(ways.values()) % 3 == 0:
+                # Arrows along the hand to the tile, then Enter.
+                hand = app.screen.query_one(HandBar)
+                steps = (number - 1 - hand.selected) % len(menu)
+                await pilot.press(*(["right"] * steps), "enter")
+                ways["arrows"] += 1
+            elif sum(ways.values()) % 3 == 1:
+                await type_text(pilot, f"{action.tile[0]}{action.tile[1]}")
+                ways["tile"] += 1
+            else:
+                await type_text(pilot, str(number))  # the tile's place in the hand
+                ways["number"] += 1
+            await until(
+                pilot, lambda m=mirror, b=before: (len(m.view.hand), m.view.phase, len(app._lines)) != b
+            )
+            assert app.status_text.strip() == "", app.status_text
+        assert all(ways.values()), ways
+        mirror = app.controller.mirror
+        assert mirror is not None and len(mirror.hands) == 1
+        log = tui_support.log_text(app)
+        assert log.count("takes the trick") == 7
+        # In the order the server sent them: every trick before the hand's score.
+        assert log.rindex("takes the trick") < log.index("Hand scored")
+        shown = str(app.screen.query_one("Static").render())
+        assert "Hand 1:" in shown and ("made" in shown or "set" in shown)
+        await pilot.press("space")  # the pause between hands is skipped by a key
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.is_running
+
+
+def _moon_moved(app: Any, mirror: Any, before: tuple[int, str, int]) -> bool:
+    return (len(mirror.view.hand), mirror.view.phase, len(app._lines)) != before
+
+
+async def test_straight_plays_by_mouse(seeded: Any) -> None:
+    app = await make_app(seeded, table("straight", players=2))
+    rng = random.Random(2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        plays = draws = ends = 0
+        while plays < 6:
+            await until(pilot, lambda: my_turn(app))
+            mirror = app.controller.mirror
+            assert mirror is not None and mirror.view is not None
+            view = mirror.view
+            count_before = len(view.hand), view.boneyard, len(view.layout.arms.get("left", ()))
+            action = tui_support.bot_choice(app, rng)
+            if action.type == "play":
+                number = next(c.number for c in choices(view.hand, view.legal_actions) if action in c.actions)
+                await click_tile(pilot, number)
+                if len([a for a in view.legal_actions if tuple(a.tile or ()) == tuple(action.tile)]) > 1:
+                    assert "fits" in app.status_text  # which end? the ends are offered to click
+                    await click_action(pilot, action)
+                    ends += 1
+                plays += 1
+            else:
+                await click_action(pilot, action)  # draw or pass
+                draws += 1
+            await until(pilot, lambda m=mirror, b=count_before: _straight_moved(m, b))
+            assert "Error" not in app.status_text, app.status_text
+            if mirror.game_over is not None:
+                break
+        assert plays >= 3
+        log = tui_support.log_text(app)
+        assert log.count("tester (you) plays") == plays
+
+
+def _straight_moved(mirror: Any, before: tuple[int, int, int]) -> bool:
+    view = mirror.view
+    now = (len(view.hand), view.boneyard, len(view.layout.arms.get("left", ())))
+    return now != before or mirror.game_over is not None
+
+
+def _straight_moved(mirror: Any, before: tuple[int, int, int]) -> bool:
+    view = mirror.view
+    now = (len(view.hand), view.boneyard, len(view.layout.arms.get("left", ())))
+    return now != before or mirror.game_over is not None
+
+
+async def test_a_game_to_the_end_offers_rematch_save_and_lobby(
+    seeded: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = await make_app(seeded, table("moon", target=3), auto=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=40)
+        text = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "Game over:" in text and "wins" in text and "record rec" in text
+        await pilot.press("s")  # save the record
+        await until(pilot, lambda: list(tmp_path.glob("rec*.json")) != [])
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("l")  # back to the lobby
+        await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        assert app.controller.current is None

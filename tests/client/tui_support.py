@@ -1,0 +1,120 @@
+"""Helpers for driving the full-screen client headless (Textual's Pilot) against a real server.
+
+The server is seeded (``settings.seed``): deals and bots' moves repeat, so a test can wait for a
+position and a snapshot shows the same screen every run. Bots answer at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from boneyard.clients.cli import bots
+from boneyard.clients.cli.core import Client
+from boneyard.clients.cli.tui.app import BoneyardApp
+from boneyard.clients.cli.tui.widgets import SLOT, ActionBar, HandBar
+
+SEED = 11
+
+
+@pytest.fixture
+async def seeded(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
+    """A seeded server on loopback; record ids count up (the real ones are random, and show on screen)."""
+    from boneyard.server.app import BoneyardServer
+    from boneyard.server.lobby import Lobby
+    from boneyard.server.settings import Settings
+
+    numbers = itertools.count(1)
+    monkeypatch.setattr(Lobby, "new_record_id", lambda self: f"rec{next(numbers)}")
+    settings = Settings(
+        host="127.0.0.1", port=0, durable=False, bot_delay_seconds=0, log_level="warning", seed=SEED
+    )
+    async with BoneyardServer(settings) as running:
+        yield running
+
+
+def url_of(server: Any) -> str:
+    return f"ws://127.0.0.1:{server.port}/"
+
+
+async def make_app(
+    server: Any, table: dict[str, Any] | None = None, name: str = "tester", **kwargs: Any
+) -> BoneyardApp:
+    client = Client(url_of(server), name)
+    await client.connect()
+
+    async def startup(app: BoneyardApp) -> None:
+        if table is not None:
+            await app.controller.create(table)
+
+    kwargs.setdefault("pause", 0)
+    kwargs.setdefault("bell", False)
+    return BoneyardApp(client, startup=startup, **kwargs)
+
+
+def table(game: str, **options: Any) -> dict[str, Any]:
+    players = 3 if game == "moon" else options.get("players", 4)
+    return {
+        "game": game,
+        "options": options,
+        "bots": list(range(1, players)),
+        "turn_seconds": None,
+        "seat": 0,
+    }
+
+
+async def until(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 20, what: str = "") -> None:
+    """Let the app run until ``check()`` holds (a safety limit, not a measurement)."""
+    async with asyncio.timeout(timeout):
+        while not check():
+            await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def my_turn(app: BoneyardApp) -> bool:
+    mirror = app.controller.mirror
+    return mirror is not None and mirror.my_turn and bool(mirror.view and mirror.view.legal_actions)
+
+
+async def type_text(pilot: Pilot[Any], text: str, enter: bool = True) -> None:
+    keys = ["space" if ch == " " else ch for ch in text]
+    await pilot.press(*keys, *(["enter"] if enter else []))
+    await pilot.pause()
+
+
+async def click_tile(pilot: Pilot[Any], number: int) -> None:
+    """Click hand tile ``number`` (1..n), on the tile itself."""
+    hand = pilot.app.screen.query_one(HandBar)
+    per_row = hand.per_row()
+    row, col = divmod(number - 1, per_row)
+    await pilot.click(HandBar, offset=(col * SLOT + 2, row * 2 + 1))
+    await pilot.pause()
+
+
+async def click_action(pilot: Pilot[Any], action: Any) -> None:
+    """Click an action (a bid, pass, draw, trump, or an end for a tile) in the action bar."""
+    bar = pilot.app.screen.query_one(ActionBar)
+    bar.refresh()
+    await pilot.pause()
+    for y, start, _end, offered in bar._spans:
+        if offered == action:
+            await pilot.click(ActionBar, offset=(start + 1, y))
+            await pilot.pause()
+            return
+    raise AssertionError(f"{action} is not offered: {bar._spans}")
+
+
+def bot_choice(app: BoneyardApp, rng: random.Random) -> Any:
+    mirror = app.controller.mirror
+    assert mirror is not None and mirror.view is not None
+    return bots.choose(mirror.view, rng)
+
+
+def log_text(app: BoneyardApp) -> str:
+    return "\n".join(text.plain for _, text in app._lines)
