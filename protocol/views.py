@@ -91,7 +91,7 @@ class PlacedTile(WireModel):
 
 
 class Layout(WireModel):
-    """The tiles on the table in Straight (see RULES.md, "Naming the ends").
+    """The tiles on the table in Straight (see docs/RULES.md, "Naming the ends").
 
     The opening tile is the centre, its high number facing ``left``. ``left`` and ``right``
     hold the line's arms outward from it; ``up`` and ``down`` the spinner's crosswise arms
@@ -111,7 +111,7 @@ class Layout(WireModel):
     open_ends: dict[End, Pip]
     """The open ends and the number each exposes; ``up``/``down`` appear once they are open."""
     count: Count
-    """The count of the layout (RULES.md S7)."""
+    """The count of the layout (docs/RULES.md S7)."""
 
 
 class StraightView(WireModel):

@@ -1,4 +1,4 @@
-"""MoonGame through its public API: worked examples 10-12, rules M1-M13 and both options, illegal actions."""
+"""MoonGame via its API: docs/RULES.md worked examples 10-12, rules M1-M13, both options, illegal actions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Straight layout: the ends, the spinner, the count (RULES.md S4-S8, "Naming the ends", examples 13-17)."""
+"""Straight layout: ends, spinner, count (docs/RULES.md S4-S8, "Naming the ends", examples 13-17)."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ MOON_VIEW: Data = {
     "winner": None,
 }
 STRAIGHT_VIEW: Data = {
-    # RULES.md example 17 at a 4-player table: [6-4] opens, [4-4] right (the spinner), [4-1] right, [4-3] up.
+    # docs/RULES.md example 17, 4 players: [6-4] opens, [4-4] right (the spinner), [4-1] right, [4-3] up.
     "game": "straight",
     "viewer": 1,
     "hand_number": 0,

@@ -59,7 +59,7 @@ _ACTIONS: tuple[Any, ...] = (_BIDDING, _DISCARDS, _NAMES, _PLAYS)
 
 @dataclass(frozen=True, slots=True)
 class MoonOptions:
-    """Table options (RULES.md M5, M13)."""
+    """Table options (docs/RULES.md M5, M13)."""
 
     all_pass: Literal["redeal", "force_last"] = "redeal"
     target: int = 21

@@ -1,4 +1,4 @@
-"""Three-Player Moon rules as tables over tile ids (RULES.md M1, M2, M8-M10, M12, M13).
+"""Three-Player Moon rules as tables over tile ids (docs/RULES.md M1, M2, M8-M10, M12, M13).
 
 Everything a trick needs is precomputed at import, per trump, so that the engine
 and the search fast path only index tuples and mask ints. A trump is kept
