@@ -217,8 +217,12 @@ def trump_order(trump: TrumpName) -> list[Tile]:
 
 
 def suit_name(led: int) -> str:
-    """How an error message names a led suit."""
-    return "trump" if led == LED_TRUMP else f"suit {led}"
+    """How an error message names a led suit.
+
+    >>> suit_name(5), suit_name(LED_TRUMP)
+    ('5s', 'trumps')
+    """
+    return "trumps" if led == LED_TRUMP else f"{led}s"
 
 
 def display_key(tid: int, t: int | None) -> tuple[int, int, int]:
