@@ -45,7 +45,9 @@ from boneyard.protocol.game import (
 )
 from boneyard.protocol.handshake import Hello, Identify, Limits, Ok, Ping, Pong, Resume, SeatRef, Welcome
 from boneyard.protocol.lobby import (
+    CHAT_HISTORY_LINES,
     ChatCommand,
+    ChatLine,
     ChatMessage,
     CreateMoonTable,
     CreateStraightTable,
@@ -102,6 +104,7 @@ from boneyard.protocol.values import (
 from boneyard.protocol.views import Layout, MoonView, Snapshot, StraightView, View
 
 __all__ = [
+    "CHAT_HISTORY_LINES",
     "CLOSE_CODES",
     "COMMAND_ADAPTER",
     "COMMAND_LIMITS",
@@ -123,6 +126,7 @@ __all__ = [
     "Action",
     "BidAction",
     "ChatCommand",
+    "ChatLine",
     "ChatMessage",
     "ClientCommand",
     "CloseCode",

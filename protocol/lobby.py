@@ -292,6 +292,19 @@ class ChatCommand(CommandBase):
     text: ChatText
 
 
+CHAT_HISTORY_LINES = 50
+"""How many of a table's latest chat lines a ``snapshot`` carries (``Snapshot.chat``)."""
+
+
+class ChatLine(WireModel):
+    """One line said at a table, as a ``snapshot``'s chat history holds it."""
+
+    seat: Seat | None
+    """The speaker's seat; ``null`` for a spectator (or the server)."""
+    name: Name
+    text: ChatText
+
+
 class ChatMessage(ServerMessageBase):
     """Someone said something at a table."""
 

@@ -3,8 +3,12 @@ refused action, the chat history, the per-table bot delay, the record id at game
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from durability_kit import durable
 from server_testkit import Player, running_server
 
+from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine
 from boneyard.server.games.base import either
 from boneyard.server.games.moon.rules import BIDS
 
@@ -29,3 +33,48 @@ async def test_a_refused_bid_gets_the_engines_reason_in_the_error_reply() -> Non
         assert (reply.type, reply.code, reply.message) == ("error", "illegal_action", expected)
         # Said once: the error is the only reply, and nothing else names it.
         assert [m for m in ana.log if m.type == "error"] == [reply]
+
+
+# -- chat history ---------------------------------------------------------------------------------------
+
+
+async def test_late_joiners_and_spectators_get_the_last_50_chat_lines() -> None:
+    async with running_server(chat_per_minute=1000) as server:
+        ana, wes, bo = [await Player.connect(server.url, n) for n in ("ana", "wes", "bo")]
+        table_id = (await ana.request(type="create_table", game="moon", seat=0)).table.table_id
+        first = await ana.until(lambda m: m.type == "snapshot")
+        assert first.chat == ()
+        for n in range(CHAT_HISTORY_LINES + 2):
+            assert (await ana.request(type="chat", table_id=table_id, text=f"line {n}")).type == "ok"
+        watched = await wes.request(type="spectate", table_id=table_id)
+        said = [(line.seat, line.name, line.text) for line in watched.chat]
+        assert said == [(0, "ana", f"line {n}") for n in range(2, CHAT_HISTORY_LINES + 2)]
+        await wes.request(type="chat", table_id=table_id, text="hello from the rail")
+        await bo.request(type="join", table_id=table_id, seat=1)
+        joined = await bo.until(lambda m: m.type == "snapshot")
+        assert len(joined.chat) == CHAT_HISTORY_LINES
+        assert (joined.chat[0].text, joined.chat[-1]) == (
+            "line 3",
+            ChatLine(seat=None, name="wes", text="hello from the rail"),
+        )
+        # Chat is all that the history adds: the spectator's view still holds no tile.
+        assert watched.view is None and joined.view is None
+        # The game's start sends everyone a snapshot, with the history in it too.
+        await (await Player.connect(server.url, "cy")).request(type="join", table_id=table_id, seat=2)
+        started = await wes.until(lambda m: m.type == "snapshot")
+        assert started.view is not None and started.view.hand == () and started.chat == joined.chat
+
+
+async def test_chat_history_is_kept_in_memory_only_a_restart_forgets_it(tmp_path: Path) -> None:
+    async with durable(tmp_path, chat_per_minute=1000) as server:
+        ana = await Player.connect(server.url, "ana")
+        table_id = (
+            await ana.request(type="create_table", game="straight", options={"players": 2}, seat=0)
+        ).table.table_id
+        await ana.request(type="chat", table_id=table_id, text="anyone?")
+        before = await (await Player.connect(server.url, "wes")).request(type="spectate", table_id=table_id)
+        assert [line.text for line in before.chat] == ["anyone?"]
+    async with durable(tmp_path) as server:
+        wes = await Player.connect(server.url, "wes")
+        watched = await wes.request(type="spectate", table_id=table_id)
+        assert watched.type == "snapshot" and watched.table.seats[0].name == "ana" and watched.chat == ()

@@ -116,6 +116,10 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         table=MOON_TABLE,
         view=MOON_VIEW,
         time_left_ms=30000,
+        chat=[
+            {"seat": 0, "name": "ana", "text": "good luck, both"},
+            {"seat": None, "name": "wes", "text": "watching: go li!"},
+        ],
     ),
     server(
         "`snapshot` of a Straight game, as ana (seat 1) sees it",
@@ -129,6 +133,7 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         },
         view=STRAIGHT_VIEW,
         time_left_ms=41250,
+        chat=[],
     ),
     server(
         "`snapshot` of a table waiting for players",
@@ -138,6 +143,7 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         table=STRAIGHT_TABLE,
         view=None,
         time_left_ms=None,
+        chat=[],
     ),
     server(
         "`turn`, to the seat to move",
