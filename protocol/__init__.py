@@ -43,7 +43,18 @@ from boneyard.protocol.game import (
     Turn,
     event_from_engine,
 )
-from boneyard.protocol.handshake import Hello, Identify, Limits, Ok, Ping, Pong, Resume, SeatRef, Welcome
+from boneyard.protocol.handshake import (
+    FEATURE_BOT_DELAY,
+    Hello,
+    Identify,
+    Limits,
+    Ok,
+    Ping,
+    Pong,
+    Resume,
+    SeatRef,
+    Welcome,
+)
 from boneyard.protocol.lobby import (
     CHAT_HISTORY_LINES,
     ChatCommand,
@@ -113,6 +124,7 @@ __all__ = [
     "CONTENT_TYPE",
     "ENGINE_EVENTS",
     "ERROR_CODES",
+    "FEATURE_BOT_DELAY",
     "PROTOCOL_VERSION",
     "RECORD_ADAPTER",
     "RECORD_FORMAT",

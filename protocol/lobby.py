@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
     Bool,
+    BotDelayMs,
     ChatText,
     Count,
     Id,
@@ -65,6 +66,9 @@ class BaseTable(WireModel):
     """How many connections are watching."""
     rematch: Seq[Seat]
     """Seats that asked for a rematch of the finished game."""
+    bot_delay_ms: BotDelayMs | None = None
+    """The pause before each bot move, in milliseconds, as the creator set it (``create_table``'s
+    ``bot_delay_ms``); ``null``: the server's default pace."""
 
     @property
     def players(self) -> int:
@@ -183,6 +187,11 @@ class BaseCreateTable(CommandBase):
     """Time per turn; ``null`` asks for no turn timer (a server may refuse: ``invalid_options``)."""
     seat: Seat | None = 0
     """The creator's seat; ``null`` to create the table without sitting."""
+    bot_delay_ms: BotDelayMs | None = None
+    """How long each bot waits before it moves, in milliseconds, 0..10000 (only when ``hello.features``
+    lists ``bot_delay``). At this pace a table of bots only, created to be watched (``seat: null``, then
+    ``spectate``), can be followed. ``null`` or omitted: the server's default, a short pause where a
+    human sits and none at all at a table of bots only."""
 
     @property
     def players(self) -> int:

@@ -121,6 +121,10 @@ ChatText = Annotated[str, Strict(), Field(min_length=1, max_length=MAX_CHAT_CHAR
 TurnSeconds = Annotated[int, Strict(), Field(ge=5, le=3600)]
 """Seconds a seat has to act, 5..3600."""
 
+MAX_BOT_DELAY_MS = 10_000
+BotDelayMs = Annotated[int, Strict(), Field(ge=0, le=MAX_BOT_DELAY_MS)]
+"""Milliseconds a bot waits before each move, 0..10000."""
+
 
 class MoonOptions(WireModel):
     """Three-Player Moon table options (docs/RULES.md M5, M13)."""

@@ -70,6 +70,7 @@ class Table(PlayingTable):
                 "turn_seconds": self.turn_seconds,
                 "spectators": len(self.spectators),
                 "rematch": sorted(self.rematch),
+                "bot_delay_ms": self.bot_delay_ms,
             }
         )
 

@@ -3,12 +3,15 @@ refused action, the chat history, the per-table bot delay, the record id at game
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import msgpack
 from durability_kit import durable
 from server_testkit import Player, running_server
 
-from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine
+from boneyard.protocol import CHAT_HISTORY_LINES, FEATURE_BOT_DELAY, ChatLine
+from boneyard.protocol.values import MAX_BOT_DELAY_MS
 from boneyard.server.games.base import either
 from boneyard.server.games.moon.rules import BIDS
 
@@ -78,3 +81,59 @@ async def test_chat_history_is_kept_in_memory_only_a_restart_forgets_it(tmp_path
         wes = await Player.connect(server.url, "wes")
         watched = await wes.request(type="spectate", table_id=table_id)
         assert watched.type == "snapshot" and watched.table.seats[0].name == "ana" and watched.chat == ()
+
+
+# -- the per-table bot delay ------------------------------------------------------------------------
+
+MOVES = ("bid_made", "passed", "discarded", "trump_named", "tile_played")
+"""The events of a Moon move."""
+
+
+async def test_a_bots_only_table_made_to_be_watched_plays_at_its_creators_pace() -> None:
+    delay_ms, moves = 300, 6
+    async with running_server() as server:
+        wes = await Player.connect(server.url, "wes")
+        assert FEATURE_BOT_DELAY in wes.log[0].features
+        created = await wes.request(
+            type="create_table", game="moon", bots=[0, 1, 2], seat=None, bot_delay_ms=delay_ms
+        )
+        assert created.table.bot_delay_ms == delay_ms
+        table_id = created.table.table_id
+        watched = await wes.request(type="spectate", table_id=table_id)
+        assert watched.table.bot_delay_ms == delay_ms and watched.table.status == "playing"
+        # The bots wait between moves: the game is still at its first hand, and moves come at the pace.
+        assert watched.view.hand_number == 0
+        loop = asyncio.get_running_loop()
+        seen = []
+        while len(seen) < moves:
+            message = await wes.next()
+            if message.type == "event" and message.event.type in MOVES:
+                seen.append(loop.time())
+        assert seen[-1] - seen[0] >= 0.8 * (moves - 1) * delay_ms / 1000
+        listed = await wes.request(type="list_tables")
+        assert [t.bot_delay_ms for t in listed.tables] == [delay_ms]
+        plain = await wes.request(type="create_table", game="moon", seat=None)
+        assert plain.table.bot_delay_ms is None  # the server's default
+
+
+async def test_a_bot_delay_out_of_bounds_is_refused_and_creates_nothing() -> None:
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana")
+        for bad in (MAX_BOT_DELAY_MS + 1, -1, 1.5, "500"):
+            command = {"type": "create_table", "id": 1, "game": "moon", "seat": None, "bot_delay_ms": bad}
+            await ana.ws.send(msgpack.packb(command))
+            reply = await ana.next()
+            assert (reply.type, reply.code, reply.reply_to) == ("error", "invalid_message", 1), bad
+        assert (await ana.request(type="list_tables")).tables == ()
+
+
+async def test_the_bot_delay_is_stored_and_restored_with_the_table(tmp_path: Path) -> None:
+    async with durable(tmp_path) as server:
+        ana = await Player.connect(server.url, "ana")
+        created = await ana.request(type="create_table", game="moon", seat=0, bots=[1], bot_delay_ms=2500)
+        table_id = created.table.table_id
+    async with durable(tmp_path) as server:
+        assert server.lobby is not None and server.lobby.tables[table_id].bot_delay_ms == 2500
+        wes = await Player.connect(server.url, "wes")
+        listed = await wes.request(type="list_tables")
+        assert [(t.table_id, t.bot_delay_ms) for t in listed.tables] == [(table_id, 2500)]
