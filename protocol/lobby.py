@@ -69,6 +69,11 @@ class BaseTable(WireModel):
     bot_delay_ms: BotDelayMs | None = None
     """The pause before each bot move, in milliseconds, as the creator set it (``create_table``'s
     ``bot_delay_ms``); ``null``: the server's default pace."""
+    record_id: Id | None = None
+    """The record of the last game finished at this table, the one its ``game_over`` named
+    (``get_record`` fetches it while the server keeps it): so that whoever comes to the table later,
+    or resumes, learns it too. ``null`` until a game has finished here (or when its record could not
+    be stored)."""
 
     @property
     def players(self) -> int:

@@ -54,6 +54,7 @@ class PlayingTable:
         "lobby",
         "moves",
         "options",
+        "record_id",
         "seats",
         "seed",
         "spec",
@@ -84,6 +85,8 @@ class PlayingTable:
         """The current game's dealer seed: secret, stored, so that a restart deals the same tiles."""
         self.moves = 0
         """Actions accepted in the current game."""
+        self.record_id: str | None = None
+        """The record id of the last game finished here (public, in the table's description)."""
         self._events = EventEncoder(spec.name, table_id)
         self._timer: asyncio.TimerHandle | asyncio.Handle | AfterCommit | None = None
         self._deadline: float | None = None
@@ -224,7 +227,9 @@ class PlayingTable:
     def _after(self, events: list[Event], *, auto: bool = False) -> None:
         engine = self.engine
         assert engine is not None
-        record_id = self._store_record() if engine.is_over else None
+        record_id = None
+        if engine.is_over:
+            record_id = self.record_id = self._store_record()
         self._fan_out(events, record_id, auto)
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()

@@ -71,6 +71,7 @@ class Table(PlayingTable):
                 "spectators": len(self.spectators),
                 "rematch": sorted(self.rematch),
                 "bot_delay_ms": self.bot_delay_ms,
+                "record_id": self.record_id,
             }
         )
 

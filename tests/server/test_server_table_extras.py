@@ -137,3 +137,54 @@ async def test_the_bot_delay_is_stored_and_restored_with_the_table(tmp_path: Pat
         wes = await Player.connect(server.url, "wes")
         listed = await wes.request(type="list_tables")
         assert [(t.table_id, t.bot_delay_ms) for t in listed.tables] == [(table_id, 2500)]
+
+
+# -- the record id at game end ------------------------------------------------------------------------
+
+
+async def test_everyone_at_the_table_learns_the_record_id_at_game_end() -> None:
+    async with running_server(seed=3) as server:
+        ana, wes, late = [await Player.connect(server.url, n) for n in ("ana", "wes", "late")]
+        created = await ana.request(
+            type="create_table", game="straight", options={"players": 2, "target": 5}, seat=0, bots=[1]
+        )
+        table_id = created.table.table_id
+        assert created.table.record_id is None
+        await wes.request(type="spectate", table_id=table_id)
+        ana.seat = 0
+        over = await ana.play(table_id)
+        assert over.record_id is not None
+        # The spectator hears the same game_over, record id included.
+        watched = (await wes.until(lambda m: m.type == "event" and m.event.type == "game_over")).event
+        assert watched.record_id == over.record_id
+        # The table's description names it from then on: in the update to those at the table...
+        for player in (ana, wes):
+            finished = await player.until(
+                lambda m: m.type == "table_updated" and m.table.status == "finished"
+            )
+            assert finished.table.record_id == over.record_id
+        # ...and to whoever comes later, who may fetch the record with it.
+        snapshot = await late.request(type="spectate", table_id=table_id)
+        assert snapshot.table.record_id == over.record_id and snapshot.view.is_over
+        record = await late.request(type="get_record", record_id=snapshot.table.record_id)
+        assert record.type == "record" and record.record.winner == over.winner
+
+
+async def test_the_last_record_id_is_stored_and_restored_with_the_table(tmp_path: Path) -> None:
+    async with durable(tmp_path, seed=3) as server:
+        ana = await Player.connect(server.url, "ana")
+        created = await ana.request(
+            type="create_table", game="straight", options={"players": 2, "target": 5}, seat=0, bots=[1]
+        )
+        ana.seat = 0
+        over = await ana.play(created.table.table_id)
+        await ana.until(lambda m: m.type == "table_updated" and m.table.status == "finished")
+    async with durable(tmp_path) as server:
+        wes = await Player.connect(server.url, "wes")
+        (table,) = (await wes.request(type="list_tables")).tables
+        assert (table.table_id, table.status, table.record_id) == (
+            created.table.table_id,
+            "finished",
+            over.record_id,
+        )
+        assert (await wes.request(type="get_record", record_id=table.record_id)).type == "record"

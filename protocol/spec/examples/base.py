@@ -69,6 +69,7 @@ MOON_TABLE: Data = {
     "spectators": 1,
     "rematch": [],
     "bot_delay_ms": None,
+    "record_id": None,
     "options": {"all_pass": "redeal", "target": 21},
 }
 STRAIGHT_TABLE: Data = {
@@ -80,6 +81,7 @@ STRAIGHT_TABLE: Data = {
     "spectators": 0,
     "rematch": [],
     "bot_delay_ms": None,
+    "record_id": None,
     "options": {"players": 4, "partnerships": True, "target": 250},
 }
 
