@@ -27,3 +27,13 @@ def test_the_guide_names_every_command_and_flag() -> None:
         assert flag in GUIDE, flag
     subcommands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     assert set(subcommands) == {"connect", "play", "replay"}
+
+
+def test_the_client_ships_the_rule_book_as_it_is() -> None:
+    """`rules` in the client shows docs/RULES.md; the package carries a copy, which must be current."""
+    from boneyard.clients.cli.ui.rulebook import rule_book, rules_text
+
+    assert rule_book() == (ROOT / "docs" / "RULES.md").read_text(), "cp docs/RULES.md clients/cli/ui/rules.md"
+    moon, straight = rules_text("moon"), rules_text("straight")
+    assert "M4" in moon and "S9" not in moon
+    assert "S9" in straight and "spinner" in straight and "M4" not in straight

@@ -24,6 +24,7 @@ from typing import Any
 from boneyard.clients.cli.core import layout as layouts
 from boneyard.clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
 from boneyard.protocol import (
+    ChatLine,
     ChatMessage,
     LobbyChanged,
     MoonEventMessage,
@@ -83,7 +84,8 @@ class TableMirror:
     hands: list[MoonHandScored | StraightHandScored] = field(default_factory=list)
     """Every ``hand_scored`` seen at this table this game, in order: the score sheet."""
     game_over: GameOver | None = None
-    chat: list[ChatMessage] = field(default_factory=list)
+    chat: list[ChatMessage | ChatLine] = field(default_factory=list)
+    """What was said here: the snapshot's history (the last 50 lines), then each ``chat`` message."""
 
     @property
     def my_turn(self) -> bool:
@@ -155,6 +157,8 @@ class Mirror:
                 self._table_info(message.table)
                 mirror = self.table(message.table.table_id)
                 mirror.view = _sorted(message.view) if message.view is not None else None
+                if message.chat or not mirror.chat:
+                    mirror.chat = list(message.chat)  # the table's own history replaces ours
                 self._set_deadline(mirror, message.time_left_ms)
             case Turn():
                 mirror = self.table(message.table_id)

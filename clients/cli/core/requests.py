@@ -59,18 +59,23 @@ class Commands:
         bots: Sequence[int] = (),
         turn_seconds: int | None = 30,
         seat: int | None = 0,
+        bot_delay_ms: int | None = None,
     ) -> TableCreated:
-        """Create a table (and sit at ``seat`` unless it is ``None``); the reply is ``table_created``."""
-        reply: TableCreated = await self.request(
-            {
-                "type": "create_table",
-                "game": game,
-                "bots": list(bots),
-                "turn_seconds": turn_seconds,
-                "seat": seat,
-                "options": options or {},
-            }
-        )
+        """Create a table (and sit at ``seat`` unless it is ``None``); the reply is ``table_created``.
+
+        ``bot_delay_ms`` paces the table's bots (a server whose ``hello.features`` lists ``bot_delay``).
+        """
+        command: dict[str, Any] = {
+            "type": "create_table",
+            "game": game,
+            "bots": list(bots),
+            "turn_seconds": turn_seconds,
+            "seat": seat,
+            "options": options or {},
+        }
+        if bot_delay_ms is not None:
+            command["bot_delay_ms"] = bot_delay_ms
+        reply: TableCreated = await self.request(command)
         return reply
 
     async def join(self, table_id: str, seat: int) -> Seated:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
@@ -64,7 +65,10 @@ def to_text(fragments: render.Fragments) -> Text:
     out = Text()
     for fragment in fragments:
         style = " ".join(STYLES.get(part, "") for part in fragment[0].split())
-        out.append(fragment[1], style.strip() or None)
+        text = fragment[1]
+        lead = len(text) - len(text.lstrip(" "))
+        out.append(text[:lead])  # spaces unstyled: a styled run's leading spaces get lost in wrapping
+        out.append(text[lead:], style.strip() or None)
     return out
 
 
@@ -88,10 +92,11 @@ class BoneyardApp(App[int]):
         bell: bool = True,
         pause: float = 4.0,
         clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
     ) -> None:
         super().__init__()
         self.client = client
-        self.controller = Controller(client, self, auto=auto)
+        self.controller = Controller(client, self, auto=auto, rng=rng)
         self.startup = startup
         self.bell_on = bell
         self.pause = pause

@@ -1,4 +1,4 @@
-"""Dominoes drawn on a :class:`~.canvas.Canvas`: a Moon trick, and Straight's two-dimensional layout.
+r"""Dominoes drawn on a :class:`~.canvas.Canvas`: a Moon trick, and Straight's two-dimensional layout.
 
 Straight's layout is the line left to right through the opening tile, doubles lying crosswise
 (drawn upright, three rows high), and the spinner's ``up`` and ``down`` arms going up and down
@@ -7,14 +7,17 @@ next to the spinner, never at the open ends, which are marked with their numbers
 
 >>> from boneyard.clients.cli.core import layout as L
 >>> lay = L.play(L.play(L.play(L.EMPTY, (6, 4), None), (4, 4), "right"), (4, 1), "right")
->>> print(straight_layout(lay, 30, 7).plain())
-         ┌4┐
-         │─│
-         └4┘
-    [6|4]┌4┐[4|1]
-         │─│
-         └4┘
-<BLANKLINE>
+>>> lay = L.play(L.play(L.play(lay, (4, 3), "up"), (4, 2), "down"), (1, 1), "right")
+>>> print("\n".join(row.rstrip() for row in straight_layout(lay, 30, 11).plain().splitlines()[1:]))
+            ┌3┐
+            │─│
+            └4┘
+            ┌4┐     ┌1┐
+       [6|4]│─│[4|1]│─│
+            └4┘     └1┘
+            ┌4┐
+            │─│
+            └2┘
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from boneyard.clients.cli.core.rules import Tile
 from boneyard.clients.cli.tui.canvas import Canvas
 from boneyard.protocol import Layout
 from boneyard.protocol.views import PlacedTile
@@ -175,16 +177,21 @@ def _arm(canvas: Canvas, arm: Sequence[PlacedTile], x: int, y: int, step: int) -
         row += 3 * step
 
 
-def moon_trick(played: Sequence[tuple[str, Tile, str]], width: int, winner: int | None = None) -> Canvas:
-    """The trick: each ``(name, tile, style)`` as a large tile with the name above, left to right."""
+def moon_trick(
+    played: Sequence[tuple[str, Sequence[int] | None, str]], width: int, winner: int | None = None
+) -> Canvas:
+    """Slots left to right, each ``(name, tile or None, style)``: the name above a large tile (or a gap)."""
     canvas = Canvas(width, 4)
     if not played:
         return canvas
-    slot = max(11, min(16, width // max(1, len(played))))
+    slot = max(11, min(18, width // max(1, len(played))))
     x = max(0, (width - slot * len(played)) // 2)
     for i, (name, tile, style) in enumerate(played):
-        label = ("→ " if i == winner else "") + name
-        canvas.put(x + (slot - len(label[:slot])) // 2, 0, label[:slot], "bold" if i == winner else "")
-        big(canvas, x + (slot - 9) // 2, 1, tile, style)
+        label = (name + (" ✓" if i == winner else ""))[: slot - 1]
+        canvas.put(x + (slot - len(label)) // 2, 0, label, "bold" if i == winner else "")
+        if tile is None:
+            canvas.put(x + (slot - 9) // 2, 2, "    ·    ", DIM)
+        else:
+            big(canvas, x + (slot - 9) // 2, 1, tile, style)
         x += slot
     return canvas

@@ -22,14 +22,15 @@ if TYPE_CHECKING:
 
 FORM = (
     ("game", "moon", 9),
-    ("players", "3", 3),
+    ("players", "3", 2),
     ("partnerships", "", 4),
+    ("target", "", 6),
     ("bots", "1,2", 8),
     ("seat", "0", 5),
     ("turn", "30", 5),
-    ("target", "", 6),
+    ("delay", "", 6),
 )
-"""The create form's fields: name, initial value, width."""
+"""The create form's fields: name, initial value, width (``delay``: ms before each bot move)."""
 
 
 def seats_text(table: TableInfo) -> str:
@@ -48,14 +49,16 @@ class LobbyScreen(PlayScreen):
         with Vertical(id="lobby"):
             yield Static(Text("Boneyard · the lobby", "bold"), id="lobby-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-            with Horizontal(id="form"):
-                yield Label("Create:", classes="form-label")
-                for name, value, width in FORM:
-                    yield Label(f"{name}", classes="field-label")
-                    field = Input(value=value, id=f"f-{name}", classes="field", compact=True)
-                    field.styles.width = width + 2
-                    yield field
-                yield Button("Create", id="create", compact=True, variant="primary")
+            for row, fields in enumerate((FORM[:4], FORM[4:])):
+                with Horizontal(classes="form"):
+                    yield Label("New table:" if row == 0 else "", classes="form-label")
+                    for name, value, width in fields:
+                        yield Label(f"{name}", classes="field-label")
+                        field = Input(value=value, id=f"f-{name}", classes="field", compact=True)
+                        field.styles.width = width
+                        yield field
+                    if row:
+                        yield Button("Create", id="create", compact=True, variant="primary")
             with Horizontal(id="lobby-buttons"):
                 yield Button("Watch", id="watch", compact=True)
                 yield Button("Join first free seat", id="join", compact=True)
@@ -67,7 +70,7 @@ class LobbyScreen(PlayScreen):
 
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)
-        grid.add_columns("table", "game", "status", "seats", "options")
+        grid.add_columns("table", "game", "status", "timer", "seats", "options")
         self.ready = True
         self.redraw()
         self.query_one("#command", Input).focus()
@@ -81,8 +84,8 @@ class LobbyScreen(PlayScreen):
         grid.clear()
         for table_id in sorted(lobby, key=lambda t: (len(t), t)):
             table = lobby[table_id]
-            options = ", ".join(f"{k}={v}" for k, v in table.options.model_dump().items() if v is not None)
-            timer = f"{table.turn_seconds}s" if table.turn_seconds else "no timer"
+            options = " ".join(f"{k}={v}" for k, v in table.options.model_dump().items() if k != "players")
+            timer = f"{table.turn_seconds}s turns" if table.turn_seconds else "no timer"
             grid.add_row(
                 table_id, table.game, table.status, seats_text(table), f"{options}; {timer}", key=table_id
             )

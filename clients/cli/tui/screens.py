@@ -115,10 +115,10 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(Text(f"{record}{self.extra}", "dim"))
             yield Static(sheet_text(mirror, 70), id="final-sheet")
             with Horizontal(classes="buttons"):
-                yield Button("Rematch (r)", id="rematch", variant="primary")
-                yield Button("Save record (s)", id="save", disabled=over.record_id is None)
-                yield Button("Lobby (l)", id="lobby")
-                yield Button("Quit (q)", id="quit")
+                yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
+                yield Button("Save record (s)", id="save", disabled=over.record_id is None, compact=True)
+                yield Button("Lobby (l)", id="lobby", compact=True)
+                yield Button("Quit (q)", id="quit", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "")
@@ -140,8 +140,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(classes="window"):
             yield Static(self.question)
             with Horizontal(classes="buttons"):
-                yield Button("Yes (y)", id="yes", variant="error")
-                yield Button("No (n)", id="no")
+                yield Button("Yes (y)", id="yes", variant="error", compact=True)
+                yield Button("No (n)", id="no", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

@@ -6,10 +6,11 @@ points, and the running scores.
 >>> m = TableMirror("t1")
 >>> m.hands.append(MoonHandScored(type="hand_scored", bidder=0, bid=5, tricks=(5, 1, 1),
 ...                               points=(5, 1, 1), scores=(5, 1, 1)))
->>> print(sheet_text(m, 40).plain)
- #  hand                    seat 0 seat 1 seat 2
- 1  seat 0 bid 5: made         +5     +1     +1
-    scores                      5      1      1
+>>> print(sheet_text(m, 30).plain)
+         seat 0 seat 1 seat 2
+ 1 seat 0 bid 5: made
+  points     +5     +1     +1
+   total      5      1      1
 """
 
 from __future__ import annotations
@@ -40,28 +41,28 @@ def hand_words(mirror: TableMirror, hand: MoonHandScored | StraightHandScored) -
 
 
 def sheet_text(mirror: TableMirror, width: int = 40, last: int | None = None) -> Text:
-    """The sheet, newest hand last (only the ``last`` few when given)."""
+    """The sheet, newest hand last (only the ``last`` few when given): per hand a line of words, then
+    the points it gave each side and the running scores, in one column per side."""
     hands = list(mirror.hands)
-    out = Text(no_wrap=True, overflow="ellipsis")
     if not hands:
         return Text("No hand scored yet.", "dim")
     n = len(hands[0].scores)
-    sides = _sides(mirror, n)
-    col = max(4, min(7, (width - 10) // (n + 2)))
-    label = max(6, width - 4 - col * n)
-    out.append(f"{'#':>2}  {'hand':<{label}}" + "".join(f"{s:>{col}}" for s in sides) + "\n", "bold")
+    col = max(5, min(8, (width - 8) // n))
+    sides = [name[: col - 1] for name in _sides(mirror, n)]
+    pad = max(0, width - col * n - 1)
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append(f"{'':<{pad}}" + "".join(f"{s:>{col}}" for s in sides), "bold")
     shown = hands[-last:] if last else hands
     first = len(hands) - len(shown) + 1
     for i, hand in enumerate(shown, first):
         words, made = hand_words(mirror, hand)
-        style = "green" if made else ("red" if made is False else "")
+        out.append("\n")
+        out.append(f"{i:>2} ")
+        out.append(words[: width - 3], "green" if made else ("red" if made is False else ""))
         points = hand.points if isinstance(hand, MoonHandScored) else _straight_points(hand)
-        out.append(f"{i:>2}  ")
-        out.append(f"{words[:label]:<{label}}", style)
-        out.append("".join(f"{p:>+{col}d}" for p in points) + "\n")
-        out.append(f"{'':>2}  {'scores':<{label}}" + "".join(f"{s:>{col}}" for s in hand.scores), "dim")
-        if i < len(hands):
-            out.append("\n")
+        out.append("\n" + f"{'points':>{pad}}" + "".join(f"{p:>+{col}d}" for p in points))
+        out.append("\n")
+        out.append(f"{'total':>{pad}}" + "".join(f"{t:>{col}}" for t in hand.scores), "dim")
     return out
 
 

@@ -97,31 +97,32 @@ class Players(MirrorWidget):
 
 
 def _moon_board(mirror: TableMirror, view: MoonView, width: int, height: int) -> Text:
-    out = Text(no_wrap=True, overflow="crop")
-    high = (
-        f"high bid {mirror.seat_name(view.high_bidder)} {view.high_bid}"
-        if view.high_bidder is not None
-        else ""
-    )
-    out.append(f"Trump: {trump_word(view.trump)}", "bold yellow")
-    if high:
-        out.append(f"   {high}")
-    out.append(f"   {view.phase.replace('_', ' ')}\n", "dim")
-    if view.trick:
-        played = [(seat_label(mirror, s), t, "bold yellow" if is_trump(t, view.trump) else "bold")
-                  for s, t in view.trick]  # fmt: skip
-        out.append_text(drawing.moon_trick(played, width).text())
-    elif mirror.last_trick:
-        winner = [s for s, _ in mirror.last_trick].index(mirror.last_trick_winner or 0)
-        played = [(seat_label(mirror, s), t, "dim") for s, t in mirror.last_trick]
-        out.append(f"last trick: {mirror.seat_name(mirror.last_trick_winner or 0)} takes it\n", "dim")
-        out.append_text(drawing.moon_trick(played, width, winner).text())
-    elif view.phase == "playing":
-        lead = "you lead" if view.to_move == mirror.seat else f"{mirror.seat_name(view.to_move or 0)} leads"
-        out.append(f"\n  (no tile yet: {lead})", "dim")
+    """Trump and the auction, then the trick: one slot per seat in seat order, its tile once played."""
+    head = Text(no_wrap=True, overflow="crop")
+    head.append(f"Trump: {trump_word(view.trump)}", "bold yellow")
+    if view.high_bidder is not None:
+        head.append(f"   high bid {mirror.seat_name(view.high_bidder)} {view.high_bid}")
+    head.append("   ")
+    head.append(view.phase.replace("_", " "), "dim")
+    lines = [head, Text("")]
+    played = dict(view.trick)
+    if view.phase == "playing" or view.trick:
+        slots: list[tuple[str, Any, str]] = []
+        for seat in range(len(view.tile_counts)):
+            tile = played.get(seat)
+            mark = "▶ " if seat == view.to_move else ""
+            style = "bold yellow" if tile is not None and is_trump(tile, view.trump) else "bold"
+            slots.append((mark + seat_label(mirror, seat), tile, style))
+        lines += drawing.moon_trick(slots, width).text().split("\n")
+        if view.trick:
+            led = view.trick[0]
+            lines.append(Text(f"{mirror.seat_name(led[0])} led [{led[1][0]}|{led[1][1]}]", "dim"))
+    if mirror.last_trick and mirror.last_trick_winner is not None:
+        tiles = " ".join(f"[{t[0]}|{t[1]}]" for _, t in mirror.last_trick)
+        lines.append(Text(f"last trick {tiles}: {mirror.seat_name(mirror.last_trick_winner)} took it", "dim"))
     if view.discard is not None:
-        out.append(f"\nyour discard: [{view.discard[0]}|{view.discard[1]}]", "dim")
-    return out
+        lines.append(Text(f"your discard: [{view.discard[0]}|{view.discard[1]}]", "dim"))
+    return Text("\n").join(lines)
 
 
 def _straight_board(view: StraightView, width: int, height: int) -> Text:

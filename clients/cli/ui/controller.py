@@ -87,7 +87,7 @@ class Controller:
         self.current: str | None = None
         """The table the player is looking at (moves and chat go there)."""
         self._acting: dict[str, asyncio.Task[None]] = {}
-        self._last_turn: dict[str, int] = {}
+        self._chat_shown: set[str] = set()
 
     # --- what the screen shows --------------------------------------------------------------
 
@@ -115,6 +115,7 @@ class Controller:
             self.current = item.table_id if isinstance(item, Seated) else item.table.table_id
         if isinstance(item, Snapshot):
             self.current = self.current or item.table.table_id
+            self._chat_history(item)
         if isinstance(item, Turn) and self.auto:
             mirror = self.client.mirror.tables.get(item.table_id)
             if mirror is not None and mirror.my_turn and item.legal_actions:
@@ -127,6 +128,16 @@ class Controller:
         self.sink.changed(getattr(item, "table_id", None) or self.current)
         if isinstance(item, Notice) and item.kind == "closed":
             self.sink.stop(0 if item.code == 1000 else 1)
+
+    def _chat_history(self, snapshot: Snapshot) -> None:
+        """A late joiner's (or a spectator's) first sight of a table: what was said before."""
+        table_id = snapshot.table.table_id
+        if table_id in self._chat_shown or not snapshot.chat:
+            return
+        self._chat_shown.add(table_id)
+        self.sink.line([("class:dim", f"── said at table {table_id} before you came ──")], "chat")
+        for said in snapshot.chat:
+            self.sink.line([("class:chat", f"<{said.name}> {said.text}")], "chat")
 
     def game_over(self, item: Any) -> GameOver | None:
         """The ``game_over`` event of the current table, if ``item`` carries it."""

@@ -27,7 +27,8 @@ TURN_RANGE = (5, 3600)
 TARGETS = {"moon": (1, 1000), "straight": (1, 10_000)}
 ON = ("on", "true", "yes", "1")
 OFF = ("off", "false", "no", "0")
-FIELDS = ("players", "partnerships", "target", "all_pass", "bots", "turn", "seat")
+FIELDS = ("players", "partnerships", "target", "all_pass", "bots", "turn", "seat", "delay")
+DELAY_RANGE = (0, 10_000)
 
 
 class FormError(ValueError):
@@ -129,7 +130,14 @@ def validate_create(game: str, fields: Mapping[str, str]) -> dict[str, Any]:
         low, high = TURN_RANGE
         if turn is not None and not low <= turn <= high:
             raise FormError(f"turn: {low} to {high} seconds per turn, or turn=none for no timer, not {turn}")
-    return {"game": game, "options": options, "bots": bots, "seat": seat, "turn_seconds": turn}
+    request = {"game": game, "options": options, "bots": bots, "seat": seat, "turn_seconds": turn}
+    if fields.get("delay"):
+        delay = _number("delay", fields["delay"])
+        low, high = DELAY_RANGE
+        if not low <= delay <= high:
+            raise FormError(f"delay: {low} to {high} milliseconds before each bot move, not {delay}")
+        request["bot_delay_ms"] = delay
+    return request
 
 
 def chat_text(text: str) -> str:

@@ -1,0 +1,100 @@
+"""Screen snapshots (SVG) of the full-screen client at 80x24 and 120x40, compared with the committed ones.
+
+Each scene is reached through a real, seeded server with turn timers off, so the same screen comes
+back every run (no clock, no random id in the picture). After a deliberate change of the screens,
+``pytest tests/client/test_client_snapshots.py --snapshot-update`` writes them again: look at them
+(``__snapshots__/``) before committing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+import tui_support
+from pytest_textual_snapshot import SVGImageExtension
+from syrupy.assertion import SnapshotAssertion
+from textual.pilot import Pilot
+from tui_support import make_app, my_turn, table, until
+
+from boneyard.clients.cli.core import Client
+from boneyard.clients.cli.tui.app import BoneyardApp
+from boneyard.clients.cli.tui.screens import GameOverScreen
+from boneyard.protocol import StraightView
+
+seeded = tui_support.seeded
+SIZES = ((80, 24), (120, 40))
+
+
+@pytest.fixture
+def svg(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(SVGImageExtension)
+
+
+async def _shots(pilot: Pilot[Any], app: BoneyardApp, svg: SnapshotAssertion, name: str) -> None:
+    for width, height in SIZES:
+        await pilot.resize_terminal(width, height)
+        await pilot.pause(0.2)
+        await pilot.wait_for_scheduled_animations()
+        assert svg(name=f"{name}-{width}x{height}") == app.export_screenshot(title="Boneyard")
+
+
+async def _play_until(
+    pilot: Pilot[Any], app: BoneyardApp, done: Any, seed: int = 3, limit: int = 200
+) -> None:
+    """Play our seat with the basic bot (seeded) until ``done(mirror)`` holds at our turn."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        await until(pilot, lambda: my_turn(app))
+        mirror = app.controller.mirror
+        assert mirror is not None and mirror.view is not None
+        if done(mirror):
+            return
+        before = len(app._lines)
+        await app.controller.act(tui_support.bot_choice(app, rng))
+        await until(pilot, lambda b=before: len(app._lines) > b)
+    raise AssertionError("the position never came")
+
+
+async def test_lobby(seeded: Any, svg: SnapshotAssertion) -> None:
+    host = Client(tui_support.url_of(seeded), "host")
+    await host.connect()
+    await host.create_table("moon", bots=[1], turn_seconds=None)
+    await host.create_table("straight", options={"players": 4}, bots=[1, 3], turn_seconds=60, seat=2)
+    app = await make_app(seeded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(app.client.mirror.lobby) == 2)
+        await _shots(pilot, app, svg, "lobby")
+    await host.close()
+
+
+async def test_moon_trick(seeded: Any, svg: SnapshotAssertion) -> None:
+    app = await make_app(seeded, table("moon"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _play_until(pilot, app, lambda m: m.view.phase == "playing" and m.view.trick and m.hands)
+        await _shots(pilot, app, svg, "moon-trick")
+
+
+def _four_arms_and_a_crosswise_double(mirror: Any) -> bool:
+    view = mirror.view
+    if not isinstance(view, StraightView):
+        return False
+    lay = view.layout
+    if not all(lay.arms.get(end) for end in ("left", "right", "up", "down")):
+        return False
+    return any(p.crosswise and tuple(p.tile) != tuple(lay.spinner) for arm in lay.arms.values() for p in arm)
+
+
+async def test_straight_layout(seeded: Any, svg: SnapshotAssertion) -> None:
+    app = await make_app(seeded, table("straight", players=4))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _play_until(pilot, app, _four_arms_and_a_crosswise_double)
+        await _shots(pilot, app, svg, "straight-layout")
+
+
+async def test_game_over(seeded: Any, svg: SnapshotAssertion) -> None:
+    app = await make_app(seeded, table("moon", target=9), auto=True, rng=random.Random(5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=40)
+        await _shots(pilot, app, svg, "game-over")
