@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import tui_support
+from textual.widgets import Input
 from tui_support import click_action, click_tile, make_app, my_turn, table, type_text, until
 
 from boneyard.clients.cli.tui.screens import GameOverScreen, HandResultScreen
@@ -133,3 +134,61 @@ async def test_a_game_to_the_end_offers_rematch_save_and_lobby(
         await pilot.press("l")  # back to the lobby
         await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
         assert app.controller.current is None
+
+
+LOBBY_MISTAKES = [
+    ("create straight players=5", "players: Straight is played by 2, 3 or 4 players, not 5"),
+    ("create moon bots=1,2,3", "bots: Moon has seats 0 to 2, not 3"),
+    ("create moon seat=5", "seat: Moon has seats 0 to 2"),
+    ("create moon turn=0", "turn: 5 to 3600 seconds per turn"),
+    ("create straight players=2 partnerships=on", "partnerships: only with 4 players"),
+    ("create moon delay=99999", "delay: 0 to 10000 milliseconds"),
+    ("create chess", "game: create moon"),
+    ("say " + "x" * 501, "say: at most 500 characters"),
+    ("join t9 0", "No table has that"),
+    ("join t1", "join TABLE SEAT"),
+    ("64", "no game here yet"),
+    ("frobnicate", "unknown command 'frobnicate'"),
+]
+TABLE_MISTAKES = [
+    ("trump 7", "trump is a number 0-6"),
+    ("bid 3", "bids are 4, 5, 6, 7 or 21"),
+    ("9-9", "unknown command '9-9'"),
+    ("12 sideways", "after a tile, name an end"),
+    ("77", "there are choices 1 to"),
+    ("42", "[4|2] is not a legal move now"),
+    ("join t1 1", "you already hold a seat at this table (already_seated)"),  # the server's, in words
+]
+
+
+async def test_every_bad_input_is_one_line_and_the_app_goes_on(seeded: Any) -> None:
+    app = await make_app(seeded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        for text, said in LOBBY_MISTAKES:
+            await type_text(pilot, text)
+            await until(pilot, lambda s=said: s in app.status_text, what=text)
+            assert app.is_running and app.controller.current is None, text
+        # The form checks its fields the same way, before sending anything.
+        app.screen.query_one("#f-game", Input).value = "straight"
+        app.screen.query_one("#f-players", Input).value = "5"
+        await pilot.click("#create")
+        await until(pilot, lambda: "players: Straight is played by 2, 3 or 4 players" in app.status_text)
+        assert app.client.mirror.lobby == {}  # nothing was sent
+        app.screen.query_one("#f-players", Input).value = "3"
+        app.screen.query_one("#f-game", Input).value = "moon"
+        turn = app.screen.query_one("#f-turn", Input)
+        turn.value = "none"
+        turn.focus()
+        await pilot.press("enter")  # Enter in a field creates, as the button does
+        await until(
+            pilot, lambda: isinstance(app.screen, TableScreen), what=f"the table screen {app.screen_stack}"
+        )
+        await until(pilot, lambda: my_turn(app), what="our turn")
+        for text, said in TABLE_MISTAKES:
+            await type_text(pilot, text)
+            await until(pilot, lambda s=said: s in app.status_text, what=text)
+            assert app.is_running and isinstance(app.screen, TableScreen), text
+        log = tui_support.log_text(app)
+        assert "Error" not in log  # errors go to the status line, once, not into the log as well
+        assert app.controller.mirror is not None and app.controller.mirror.my_turn  # still our move

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from boneyard.clients.cli import bots
 from boneyard.clients.cli.core import Client
@@ -71,9 +72,13 @@ def table(game: str, **options: Any) -> dict[str, Any]:
 
 async def until(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 20, what: str = "") -> None:
     """Let the app run until ``check()`` holds (a safety limit, not a measurement)."""
-    async with asyncio.timeout(timeout):
-        while not check():
-            await pilot.pause(0.02)
+    try:
+        async with asyncio.timeout(timeout):
+            while not check():
+                await pilot.pause(0.02)
+    except TimeoutError:
+        app = pilot.app
+        raise AssertionError(f"never happened: {what}; status {getattr(app, 'status_text', '')!r}") from None
     await pilot.pause()
 
 
@@ -83,6 +88,10 @@ def my_turn(app: BoneyardApp) -> bool:
 
 
 async def type_text(pilot: Pilot[Any], text: str, enter: bool = True) -> None:
+    """Type into the command line (a long text is pasted: key by key would take a while)."""
+    if len(text) > 12:
+        pilot.app.screen.query_one("#command", Input).value = text
+        text = ""
     keys = ["space" if ch == " " else ch for ch in text]
     await pilot.press(*keys, *(["enter"] if enter else []))
     await pilot.pause()

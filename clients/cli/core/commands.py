@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,18 @@ class CommandError(Exception):
         """The error in words: the server's message, and what the code means in general."""
         meaning = ERROR_CODES.get(self.code, "")  # type: ignore[call-overload]
         text = self.message or meaning or self.code
-        return f"{text} ({self.code})" if not meaning or meaning == text else f"{text} — {meaning}"
+        if not meaning or _same_words(meaning, text):
+            return f"{text} ({self.code})"
+        return f"{text} — {meaning}"
+
+
+def _same_words(a: str, b: str) -> bool:
+    """Whether ``a`` says nothing ``b`` does not (the code's meaning repeating the server's message)."""
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"[a-z0-9_]+", text.lower())) - {"this", "that", "the", "a", "an"}
+
+    return words(a) <= words(b)
 
 
 class ConnectionLost(CommandError):

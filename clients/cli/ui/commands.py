@@ -90,6 +90,14 @@ def _by_number(n: int, legal: Sequence[Any], hand: Sequence[Tile]) -> Any:
     return choice.actions[0]
 
 
+def check_move_words(text: str) -> None:
+    """InputError unless ``text`` could be a move at all (a number, a tile, or a move word)."""
+    words = text.lower().split()
+    head = words[0] if words else ""
+    if head not in MOVE_WORDS and not head.isdigit() and parse_tile(head) is None:
+        raise InputError(f"unknown command {head!r}: type `help`")
+
+
 def parse_move(
     text: str, legal: Sequence[Any], not_yours: str = "it is not your turn", hand: Sequence[Tile] = ()
 ) -> Any:
@@ -102,8 +110,7 @@ def parse_move(
     if not words:
         raise InputError("type a move")
     head, rest = words[0], words[1:]
-    if head not in MOVE_WORDS and not head.isdigit() and parse_tile(head) is None:
-        raise InputError(f"unknown command {head!r}: type `help`")
+    check_move_words(head)
     if head in ("bid", "b") and not (len(rest) == 1 and rest[0] in ("4", "5", "6", "7", "21")):
         raise InputError("bids are 4, 5, 6, 7 or 21 (e.g. `bid 5`), or `pass`")
     if head in ("trump", "t") and not (len(rest) == 1 and rest[0] in TRUMPS):

@@ -32,7 +32,14 @@ from boneyard.clients.cli.core.commands import CommandError
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.session import Client, Notice
 from boneyard.clients.cli.ui import render
-from boneyard.clients.cli.ui.commands import Command, InputError, help_text, parse_command, parse_move
+from boneyard.clients.cli.ui.commands import (
+    Command,
+    InputError,
+    check_move_words,
+    help_text,
+    parse_command,
+    parse_move,
+)
 from boneyard.clients.cli.ui.describe import error_line, message_line
 from boneyard.clients.cli.ui.forms import FormError, chat_text, create_request
 from boneyard.protocol import Error, Seated, Snapshot, TableCreated, Turn
@@ -204,6 +211,7 @@ class Controller:
         return mirror, tuple(mirror.view.legal_actions) if mirror.my_turn else ()
 
     async def move(self, text: str) -> None:
+        check_move_words(text)
         mirror, legal = self.legal_now()
         assert mirror.view is not None
         to_move = mirror.view.to_move
