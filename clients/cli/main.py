@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--game", type=int, default=1, help="which record in the file (from 1)")
     replay.add_argument("--all", action="store_true", help="print every step at once, no pausing")
     replay.add_argument("--no-color", action="store_true", help="plain text, no colour")
+    replay.add_argument(
+        "--line", action="store_true", help="a step per Enter as lines of text, not full screen"
+    )
     return parser
 
 
@@ -193,7 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "replay":
             from boneyard.clients.cli.replay import run_replay
 
-            return run_replay(args.record, game=args.game, all_steps=args.all, colour=_colour(args))
+            whole = not (args.all or args.line) and sys.stdin.isatty() and sys.stdout.isatty()
+            return run_replay(
+                args.record, game=args.game, all_steps=args.all, colour=_colour(args), full_screen=whole
+            )
         if args.command == "play":
             try:
                 play_options(args)

@@ -200,8 +200,11 @@ def steps(record: MoonRecord | StraightRecord) -> list[Step]:
 HELP = "Enter: next · b: back · n/p: next/previous hand · a: all the rest · q: quit"
 
 
-def run_replay(path: str, *, game: int = 1, all_steps: bool = False, colour: bool = True) -> int:
-    """Show a record's steps; interactive when the terminal is, all at once otherwise."""
+def run_replay(
+    path: str, *, game: int = 1, all_steps: bool = False, colour: bool = True, full_screen: bool = False
+) -> int:
+    """Show a record's steps: on the table screen (``full_screen``), a step per Enter at a prompt when
+    the terminal is one, or all at once."""
     import sys
 
     try:
@@ -213,6 +216,11 @@ def run_replay(path: str, *, game: int = 1, all_steps: bool = False, colour: boo
         print(f"boneyard: {path} holds {len(records)} game(s)", file=sys.stderr)
         return 1
     record = records[game - 1]
+    if full_screen:
+        from boneyard.clients.cli.tui.replay import ReplayApp
+
+        ReplayApp(record, colour=colour).run()
+        return 0
     style = render.STYLE if colour else Style([])
     shown = steps(record)
 

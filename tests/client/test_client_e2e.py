@@ -215,6 +215,40 @@ def test_bad_arguments_exit_two() -> None:
     assert done.returncode == 1 and "cannot connect" in done.stderr
 
 
+def test_replay_full_screen_steps_through_a_record(tmp_path: Path) -> None:
+    """`boneyard replay` in a terminal: the table screen, a step per key, each hand's bid on the sheet."""
+    spec = GAMES["moon"]
+    record = next(r for r in simulate(spec, spec.options_from_dict({}), 20, seed=3) if len(r["hands"]) > 1)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    term = Terminal([*_program(), "replay", str(path)])
+    screen = Screen(term)
+
+    def after(keys: str, expect: str) -> str:
+        term.type(keys)
+        end = time.monotonic() + 20  # a safety net, not a measurement
+        while expect not in screen.text():
+            assert time.monotonic() < end, f"{expect!r} never shown after {keys!r}:\n{screen.text()}"
+            assert term.read(0.05), f"the program ended early:\n{screen.text()}"
+        return screen.text()
+
+    try:
+        first = after("", "[1/")
+        assert "Moon · table replay · hand 1" in first and "the deal" in first
+        after("\r", "[2/")  # Enter: the next step
+        after("\x1b[D", "[1/")  # ←: back
+        shown = after("n", "Hand 2: the deal")  # the next hand: the sheet has the first hand's bid
+        assert re.search(r"1 \S+ bid \d+: (made|set)", shown), shown
+        after("e", "Game over")  # e: the end
+        term.type("q")
+        code = term.wait()
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(term.pid, 9)
+        os.close(term.fd)
+    assert code == 0 and b"Traceback" not in term.raw
+
+
 def test_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> None:
     spec = GAMES["moon"]
     record = next(r for r in simulate(spec, spec.options_from_dict({}), 20, seed=3) if len(r["hands"]) > 1)
@@ -222,7 +256,7 @@ def test_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> None:
     path.write_text(json.dumps(record))
     shown = steps(load_records(path)[0])
     second_hand = next(i for i, s in enumerate(shown) if s.hand == 2)
-    term = Terminal([*_program(), "replay", str(path)])
+    term = Terminal([*_program(), "replay", str(path), "--line"])
 
     def after(keys: str, expect: str) -> None:
         seen = len(term.screen)

@@ -85,19 +85,28 @@ class TableScreen(PlayScreen):
         yield CommandLine(placeholder="a move or a command · ? help · rules", id="command")
 
     def on_mount(self) -> None:
+        self.setup()
+
+    def setup(self) -> None:
+        """Once mounted (Textual calls every class's own ``on_mount``: subclasses override this)."""
         self.ready = True
         for line in self.boneyard.backlog(self.boneyard.controller.current):
             self.write(line)
         self.redraw()
         self.query_one(CommandLine).focus()
 
-    def redraw(self) -> None:
-        if not self.ready:
-            return
+    def source(self) -> tuple[TableMirror | None, float | None, bool]:
+        """The table to draw, its turn clock, and whether we are connected."""
         app = self.boneyard
         mirror = app.controller.mirror
         seconds = None if mirror is None else mirror.seconds_left(app.clock)
-        self.query_one("#title", Static).update(title_text(mirror, app.client.connected))
+        return mirror, seconds, app.client.connected
+
+    def redraw(self) -> None:
+        if not self.ready:
+            return
+        mirror, seconds, connected = self.source()
+        self.query_one("#title", Static).update(title_text(mirror, connected))
         for widget in (self.query_one(Players), self.query_one(Board), self.query_one(ActionBar)):
             widget.show(mirror, seconds)
         self.query_one(HandBar).show(mirror)
