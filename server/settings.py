@@ -96,6 +96,10 @@ class Settings(BaseSettings):
     """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait."""
     shutdown_seconds: float = Field(default=4.0, gt=0)
     """How long SIGTERM waits for clients to close before dropping them."""
+    deal_seed_wait_ms: int = Field(default=1000, ge=0, le=10_000)
+    """How long a starting game waits for the seated humans' seeds (``contribute_seed``) before its first
+    deal, in milliseconds; it deals as soon as every human seat has sent one, and at once when no human is
+    seated. 0: never wait (the deals are then fixed by the server's seed alone, still committed to)."""
     seed: int | None = None
     """Seed every table's deals and bots (per table and game) for reproducible runs; ``None``: random."""
     uvloop: bool = True

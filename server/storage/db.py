@@ -94,6 +94,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE sessions ADD COLUMN log BLOB",
     ),
+    # 4: fair deals: the current game's deal algorithm (NULL: a game stored before, dealt by the keyed
+    # dealer from `seed`), the players' contributed seeds (JSON, by seat) and whether the first deal is
+    # made (0: the game still waits for seeds).
+    (
+        "ALTER TABLE tables ADD COLUMN deal_algorithm TEXT",
+        "ALTER TABLE tables ADD COLUMN player_seeds TEXT",
+        "ALTER TABLE tables ADD COLUMN dealt INTEGER NOT NULL DEFAULT 1",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

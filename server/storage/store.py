@@ -8,9 +8,10 @@ a statement queued on the :class:`~server.storage.journal.Journal`, committed in
 before any frame that follows it is sent. :data:`NO_LOG` is the same interface doing nothing
 (``durable = false``).
 
-A table is stored as what rebuilds it: its options, seats and tokens, the current game's dealer
-seed and accepted actions (an engine is a pure function of its dealer and its actions), and the
-turn's deadline as wall-clock time. The read side (:func:`load`) returns exactly that.
+A table is stored as what rebuilds it: its options, seats and tokens, the current game's seeds
+(the server's, the players' contributions, whether the first deal is made) and accepted actions
+(an engine is a pure function of its dealer and its actions), and the turn's deadline as wall-clock
+time. The read side (:func:`load`) returns exactly that.
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ if TYPE_CHECKING:
     from boneyard.server.session import Session
     from boneyard.server.table import Table
 
-_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
+        deal_algorithm, player_seeds, dealt)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
-        seed = excluded.seed, rematch = excluded.rematch"""
+        seed = excluded.seed, rematch = excluded.rematch, deal_algorithm = excluded.deal_algorithm,
+        player_seeds = excluded.player_seeds, dealt = excluded.dealt"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts) VALUES (?,?,?,?,?,?,?)"
 )
@@ -144,6 +147,7 @@ class DurableLog:
             table.games,
             table.seed,
             json.dumps(sorted(table.rematch)),
+            *(table.seeds.columns() if table.seeds is not None else (None, None, True)),
         )
         seats = tuple(
             (table_id, s.index, s.name, s.bot, s.auto, s.session.token if s.session else None, s.timeouts)
@@ -245,6 +249,11 @@ class StoredTable:
     seats: list[StoredSeat]
     actions: list[tuple[int, dict[str, Any], bool]]
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
+    deal_algorithm: str | None = None
+    """``None``: a game stored before fair deals (the keyed dealer over ``seed``)."""
+    player_seeds: str | None = None
+    """The players' contributed seeds, JSON (see :class:`~server.fairdeal.GameSeeds`)."""
+    dealt: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,10 +293,13 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deadline_move=row[9],
             seats=seats.get(row[0], []),
             actions=actions.get(row[0], []),
+            deal_algorithm=row[10],
+            player_seeds=row[11],
+            dealt=bool(row[12]),
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move FROM tables"
+            " deadline_move, deal_algorithm, player_seeds, dealt FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
