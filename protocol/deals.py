@@ -20,7 +20,7 @@ from boneyard.protocol.values import Count, Id, Seat, Seq, Str, WireModel
 FEATURE = "fair_deals"
 """The name in ``hello.features`` of a server that commits to its deals (and takes ``contribute_seed``)."""
 
-Hex32 = Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
+Hex32 = Annotated[str, Strict(), Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
 """32 bytes as 64 lowercase hex digits (a seed, or a SHA-256)."""
 
 
@@ -36,7 +36,7 @@ class DealCommitment(ServerMessageBase):
     game_number: Count
     """The table's game this is for: 1 for its first game, one more for each rematch."""
     algorithm: Str
-    """How the seeds fix the deals: ``boneyard-deal/1`` (section 5, "Fair deals")."""
+    """How the seeds fix the deals: ``boneyard-deal/1`` (section 14)."""
     commitment: Hex32
     """SHA-256 of the server seed (revealed in ``deal_revealed`` when the game is over)."""
     seats: Seq[Seat]
@@ -83,7 +83,7 @@ class DealRevealed(ServerMessageBase):
 
 
 class DealProof(WireModel):
-    """A record's ``fairness``: the seeds that fixed every deal of the game (section 5, "Fair deals")."""
+    """A record's ``fairness``: the seeds that fixed every deal of the game (section 14)."""
 
     algorithm: Str
     """``boneyard-deal/1``."""
