@@ -8,16 +8,15 @@ SERVER_SEED = bytes(range(32)).hex()
 COMMITMENT = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
 ANA_SEED = "a1" * 32
 LI_SEED = "5e" * 32
+GAME = {"table_id": "t7k2", "game_number": 1, "algorithm": "boneyard-deal/1", "commitment": COMMITMENT}
+"""What the commitment and the reveal share."""
 
 DEAL_EXAMPLES: tuple[Example, ...] = (
     server(
         "`deal_commitment`: ana (seat 0) and li (seat 2) may send seeds",
         type="deal_commitment",
         seq=14,
-        table_id="t7k2",
-        game_number=1,
-        algorithm="boneyard-deal/1",
-        commitment=COMMITMENT,
+        **GAME,
         seats=[0, 2],
         wait_ms=1000,
     ),
@@ -27,10 +26,7 @@ DEAL_EXAMPLES: tuple[Example, ...] = (
         "`deal_revealed` after `game_over`",
         type="deal_revealed",
         seq=212,
-        table_id="t7k2",
-        game_number=1,
-        algorithm="boneyard-deal/1",
-        commitment=COMMITMENT,
+        **GAME,
         server_seed=SERVER_SEED,
         player_seeds=[ANA_SEED, None, LI_SEED],
         record_id="r9x4",
