@@ -22,14 +22,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core.fairness import DealWitness
 from boneyard.clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
 from boneyard.protocol import (
     ChatMessage,
+    DealCommitment,
+    DealRevealed,
     LobbyChanged,
     MoonEventMessage,
     MoonView,
     Seated,
     SeatStatus,
+    SeedContributed,
     Snapshot,
     StraightEventMessage,
     StraightView,
@@ -82,6 +86,8 @@ class TableMirror:
     """The last ``hand_scored`` event (cleared when the next hand starts)."""
     game_over: GameOver | None = None
     chat: list[ChatMessage] = field(default_factory=list)
+    deals: DealWitness | None = None
+    """The current (or last) game's fair-deal check: ``deals.verdict`` once the seeds are revealed."""
 
     @property
     def my_turn(self) -> bool:
@@ -162,7 +168,18 @@ class Mirror:
                     )
                 self._set_deadline(mirror, message.time_left_ms)
             case MoonEventMessage() | StraightEventMessage():
-                self._event(self.table(message.table_id), message.event)
+                mirror = self.table(message.table_id)
+                self._event(mirror, message.event)
+                if mirror.deals is not None:
+                    mirror.deals.apply(message.event, message.game)
+            case DealCommitment():
+                mirror = self.table(message.table_id)
+                mirror.deals = DealWitness(mirror.seat, message)
+            case SeedContributed() | DealRevealed():
+                mirror = self.table(message.table_id)
+                if mirror.deals is None:  # joined after the commitment: the check will say so
+                    mirror.deals = DealWitness(mirror.seat, None)
+                mirror.deals.apply(message)
             case SeatStatus():
                 self._seat_status(message)
             case ChatMessage():
