@@ -3,7 +3,7 @@
 >>> COMMAND_ADAPTER.validate_python({"type": "ping", "id": 1})
 Ping(type='ping', id=1)
 >>> sorted(COMMAND_TYPES)[:3]
-['act', 'chat', 'create_table']
+['act', 'chat', 'contribute_seed']
 """
 
 from __future__ import annotations
