@@ -57,17 +57,14 @@ def test_out_writes_the_file_and_says_so(tmp_path: Path) -> None:
 
 def test_simulated_records_verify_and_a_tampered_one_does_not(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    assert (
-        run(
-            "--game", "straight", "--games", "3", "--seed", "4", "--players", "4", "--out", str(out)
-        ).returncode
-        == 0
-    )
+    made = run("--game", "straight", "--games", "3", "--seed", "4", "--players", "4", "--out", str(out))
+    assert made.returncode == 0, made.stderr
     verify = [sys.executable, "-m", "boneyard.clients.cli.main", "verify", str(out)]
     done = subprocess.run(verify, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout
-    assert [line.split(": ", 1)[1].split(" (")[0] for line in done.stdout.splitlines()] == [
-        "deals verified"
+    lines = done.stdout.splitlines()
+    assert [line.startswith(f"{out}: record {n}: deals verified (") for n, line in enumerate(lines, 1)] == [
+        True
     ] * 3
     records = [json.loads(line) for line in out.read_text().splitlines()]
     records[1]["hands"][0]["boneyard"].reverse()
