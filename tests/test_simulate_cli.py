@@ -57,7 +57,7 @@ def test_out_writes_the_file_and_says_so(tmp_path: Path) -> None:
 
 def test_simulated_records_verify_and_a_tampered_one_does_not(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    made = run("--game", "straight", "--games", "3", "--seed", "4", "--players", "4", "--out", str(out))
+    made = run("--game", "straight", "--games", "3", "--seed", "4", "--players", "3", "--out", str(out))
     assert made.returncode == 0, made.stderr
     verify = [sys.executable, "-m", "boneyard.clients.cli.main", "verify", str(out)]
     done = subprocess.run(verify, capture_output=True, text=True, timeout=60)
