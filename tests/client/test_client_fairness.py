@@ -16,7 +16,7 @@ from client_support import auto_play
 
 from boneyard.clients.cli.core import Client, Mirror
 from boneyard.clients.cli.ui.describe import message_line, plain
-from boneyard.protocol import DealCommitment, DealRevealed, SeedContributed
+from boneyard.protocol import DealCommitment, DealRevealed, SeedContributed, Snapshot
 from boneyard.protocol.game import HandDealt, HandStarted
 
 server = client_support.server
@@ -200,3 +200,22 @@ async def test_a_client_may_leave_the_seed_to_the_server(url: str, contribute: b
         assert deals is not None and deals.verdict is not None and deals.verdict.ok
         assert (deals.sent is not None) is contribute
         assert (deals.announced.get(0) is not None) is contribute
+
+
+async def test_missed_messages_and_a_fresh_snapshot_give_no_false_alarm(connect: Any) -> None:
+    """After a resume with a fresh snapshot, what was missed is not checked; the rest still is."""
+    game = await recorded_game(connect)
+    items = [m for m in game["seen"]["ana"] if hasattr(m, "seq")]
+    hands = len(game["record"]["hands"])
+    last = max(i for i, m in enumerate(items) if m.type == "event" and isinstance(m.event, HandStarted))
+    end = max(i for i, m in enumerate(items) if m.type == "event" and m.event.type == "tile_played")
+    snapshot = next(m for m in items if isinstance(m, Snapshot) and m.view is not None)
+    fresh = snapshot.model_copy(update={"view": snapshot.view.model_copy(update={"hand_number": hands - 1})})
+    middle = (last + end) // 2
+    mirror = Mirror()
+    for item in [*items[:last], fresh, *items[middle:]]:
+        mirror.apply(item)
+    deals = mirror.tables[game["table_id"]].deals
+    assert deals is not None and deals.verdict is not None
+    assert deals.verdict.ok, deals.verdict.problems
+    assert deals.verdict.hands == hands - 1

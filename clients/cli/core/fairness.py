@@ -77,6 +77,9 @@ class HandSeen:
     """``(position in the boneyard, seat, tile or None if not shown)``."""
     shown: list[tuple[int, Tile, str]] = field(default_factory=list)
     """Tiles seats were seen to hold: ``(seat, tile, how)`` for plays and discards."""
+    gap: bool = False
+    """Some of the hand's events were missed (a fresh snapshot after a reconnection): who held what
+    is not followed any further (a widow taken unseen would look like a tile from nowhere)."""
 
 
 @dataclass
@@ -93,6 +96,7 @@ class DealWitness:
     hands: list[HandSeen] = field(default_factory=list)
     verdict: Verdict | None = None
     _blocked: bool = False
+    _current: HandSeen | None = None
 
     def apply(self, message: Any, game: str | None = None) -> None:
         """Note a table message (``game``: the game's name, for events)."""
@@ -104,15 +108,23 @@ class DealWitness:
             self.game = game
             self._event(message)
 
+    def resync(self, hand_number: int | None) -> None:
+        """A snapshot replaced the picture (after a reconnection): events may have been missed."""
+        if self.hands and self.hands[-1].number == hand_number:
+            self.hands[-1].gap = True
+        elif self.hands or hand_number is not None:
+            self._current = None  # a hand started unseen: not checked
+
     def _event(self, event: Any) -> None:
         if isinstance(event, HandStarted):
             chance = event.hand == 0 or (self.game == "straight" and self._blocked)
-            self.hands.append(HandSeen(event.hand, event.first, event.boneyard, chance))
+            self._current = HandSeen(event.hand, event.first, event.boneyard, chance)
+            self.hands.append(self._current)
             self._blocked = False
             return
         if isinstance(event, Blocked | Domino):
             self._blocked = isinstance(event, Blocked)
-        hand = self.hands[-1] if self.hands else None
+        hand = self._current
         if hand is None:
             return  # joined mid-hand: this hand is not checked
         if isinstance(event, HandDealt) and event.tiles is not None:
@@ -121,6 +133,8 @@ class DealWitness:
             hand.widow = (event.seat, event.tile)
         elif isinstance(event, TileDrawn):
             hand.draws.append((hand.boneyard - event.boneyard - 1, event.seat, event.tile))
+        elif hand.gap:
+            return
         elif isinstance(event, MoonTilePlayed | StraightTilePlayed):
             hand.shown.append((event.seat, event.tile, "played"))
         elif isinstance(event, Discarded) and event.tile is not None:

@@ -160,6 +160,8 @@ class Mirror:
                 mirror = self.table(message.table.table_id)
                 mirror.view = _sorted(message.view) if message.view is not None else None
                 self._set_deadline(mirror, message.time_left_ms)
+                if mirror.deals is not None:
+                    mirror.deals.resync(message.view.hand_number if message.view is not None else None)
             case Turn():
                 mirror = self.table(message.table_id)
                 if mirror.view is not None:
@@ -174,7 +176,11 @@ class Mirror:
                     mirror.deals.apply(message.event, message.game)
             case DealCommitment():
                 mirror = self.table(message.table_id)
-                mirror.deals = DealWitness(mirror.seat, message)
+                known = mirror.deals.commitment if mirror.deals is not None else None
+                if mirror.deals is None or known is None or known.commitment != message.commitment:
+                    mirror.deals = DealWitness(mirror.seat, message)  # a new game
+                else:  # the same game's commitment again (we sat down at a table we watch)
+                    mirror.deals.seat = mirror.seat
             case SeedContributed() | DealRevealed():
                 mirror = self.table(message.table_id)
                 if mirror.deals is None:  # joined after the commitment: the check will say so
