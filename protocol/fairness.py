@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -126,30 +126,32 @@ class HandStream:
     (True, 1)
     """
 
-    __slots__ = ("_block", "_buffer", "_counter", "_key", "_seats", "hand", "used")
+    __slots__ = ("_buffer", "_counter", "_mac", "_prefix", "hand", "used")
 
     def __init__(self, server_seed: bytes, player_seeds: Sequence[bytes | None], hand: int) -> None:
         if len(server_seed) != SEED_BYTES:
             raise FairnessError(f"the server seed is {len(server_seed)} bytes, not {SEED_BYTES}")
         if not 2 <= len(player_seeds) <= 4:
             raise FairnessError(f"{len(player_seeds)} seats: a table has 2 to 4")
-        self._key = server_seed
-        self._seats = len(player_seeds)
-        self._block = seats_block(player_seeds)
         self.hand = hand
+        # M(h, c) without u32(c): the key and this prefix are hashed once, each block copies from here.
+        self._prefix = block_message(len(player_seeds), seats_block(player_seeds), hand, 0)[:-4]
+        self._mac = hmac.new(server_seed, self._prefix, hashlib.sha256)
         self._counter = 0
-        self._buffer: Iterator[int] = iter(())
+        self._buffer = b""
         self.used = 0
         """Bytes taken from the stream so far."""
 
     def next_byte(self) -> int:
-        for byte in self._buffer:
-            self.used += 1
-            return byte
-        message = block_message(self._seats, self._block, self.hand, self._counter)
-        self._counter += 1
-        self._buffer = iter(hmac.new(self._key, message, hashlib.sha256).digest())
-        return self.next_byte()
+        at = self.used - 32 * (self._counter - 1)
+        if not self._counter or at >= len(self._buffer):
+            mac = self._mac.copy()
+            mac.update(self._counter.to_bytes(4, "big"))
+            self._buffer = mac.digest()
+            self._counter += 1
+            at = 0
+        self.used += 1
+        return self._buffer[at]
 
     def below(self, n: int) -> int:
         """A uniform number in ``range(n)``, ``2 <= n <= 256``: one byte per try, low bits kept."""
