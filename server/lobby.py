@@ -166,6 +166,7 @@ class Lobby:
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
         table = Table(self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots)
+        table.bot_delay_ms = command.bot_delay_ms
         self.tables[table.table_id] = table
         self.wal.table(table)
         self._note(table.table_id, "updated")

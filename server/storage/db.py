@@ -94,7 +94,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE sessions ADD COLUMN log BLOB",
     ),
-    # 4: fair deals: the current game's deal algorithm (NULL: a game stored before, dealt by the keyed
+    # 4: a table's bot delay, as its creator set it (NULL: the server's setting).
+    ("ALTER TABLE tables ADD COLUMN bot_delay_ms INTEGER",),
+    # 5: the record id of the last game finished at a table (in its description).
+    ("ALTER TABLE tables ADD COLUMN record_id TEXT",),
+    # 6: fair deals: the current game's deal algorithm (NULL: a game stored before, dealt by the keyed
     # dealer from `seed`), the players' contributed seeds (JSON, by seat) and whether the first deal is
     # made (0: the game still waits for seeds).
     (

@@ -35,11 +35,12 @@ if TYPE_CHECKING:
     from boneyard.server.table import Table
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
-        deal_algorithm, player_seeds, dealt)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
-        seed = excluded.seed, rematch = excluded.rematch, deal_algorithm = excluded.deal_algorithm,
-        player_seeds = excluded.player_seeds, dealt = excluded.dealt"""
+        seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
+        deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
+        dealt = excluded.dealt"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts) VALUES (?,?,?,?,?,?,?)"
 )
@@ -147,6 +148,8 @@ class DurableLog:
             table.games,
             table.seed,
             json.dumps(sorted(table.rematch)),
+            table.bot_delay_ms,
+            table.record_id,
             *(table.seeds.columns() if table.seeds is not None else (None, None, True)),
         )
         seats = tuple(
@@ -249,6 +252,8 @@ class StoredTable:
     seats: list[StoredSeat]
     actions: list[tuple[int, dict[str, Any], bool]]
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
+    bot_delay_ms: int | None = None
+    record_id: str | None = None
     deal_algorithm: str | None = None
     """``None``: a game stored before fair deals (the keyed dealer over ``seed``)."""
     player_seeds: str | None = None
@@ -293,13 +298,15 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deadline_move=row[9],
             seats=seats.get(row[0], []),
             actions=actions.get(row[0], []),
-            deal_algorithm=row[10],
-            player_seeds=row[11],
-            dealt=bool(row[12]),
+            bot_delay_ms=row[10],
+            record_id=row[11],
+            deal_algorithm=row[12],
+            player_seeds=row[13],
+            dealt=bool(row[14]),
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move, deal_algorithm, player_seeds, dealt FROM tables"
+            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

@@ -200,7 +200,7 @@ async def test_a_crash_between_commitment_and_reveal_still_verifies(tmp_path: Pa
 async def test_a_game_stored_before_fair_deals_goes_on_with_its_old_dealer_after_the_upgrade(
     tmp_path: Path,
 ) -> None:
-    """Schema 3 -> 4: a game in progress, dealt by the keyed dealer, comes back with the same tiles;
+    """Schema 3 -> now: a game in progress, dealt by the keyed dealer, comes back with the same tiles;
     the next game (a rematch) is a fair deal."""
     spec = game_spec("moon")
     options = spec.options_from_dict({"target": 7})
