@@ -16,9 +16,11 @@ from durability_kit import durable, server_on
 from server_testkit import Player, is_event, running_server
 
 from boneyard.protocol import fairness
+from boneyard.protocol.spec.gen import GUIDE
 from boneyard.server.games.dealers import KeyedDealer
 from boneyard.server.games.records import replay
 from boneyard.server.games.registry import game_spec
+from boneyard.server.settings import Settings
 from boneyard.server.storage.db import MIGRATIONS
 from boneyard.server.wire import wire_action
 
@@ -252,3 +254,8 @@ async def finish_legacy(player: Player) -> dict[str, Any]:
     over = await player.play("t1")
     reply = await player.request(type="get_record", record_id=over.record_id)
     return reply.record.model_dump(mode="json")  # type: ignore[union-attr, no-any-return]
+
+
+def test_the_spec_states_the_default_wait_and_the_settings_keep_it() -> None:
+    wait = Settings().deal_seed_wait_ms
+    assert f"`deal_seed_wait_ms` setting, {wait} ms by default" in GUIDE.read_text(encoding="utf-8")

@@ -147,10 +147,11 @@ class DealWitness:
         seats = len(reveal.player_seeds)
         if problems or self.game not in ("moon", "straight"):
             return Verdict(tuple(problems), 0)
+        game: fair.Game = "moon" if self.game == "moon" else "straight"
         server = bytes.fromhex(reveal.server_seed)
         players = [None if s is None else bytes.fromhex(s) for s in reveal.player_seeds]
         for hand in self.hands:
-            problems += _hand_problems(hand, fair.deal(self.game, seats, server, players, hand.number))  # type: ignore[arg-type]
+            problems += _hand_problems(hand, fair.deal(game, seats, server, players, hand.number))
         return Verdict(tuple(problems), len(self.hands))
 
     def _seed_problems(self, reveal: DealRevealed) -> list[str]:
