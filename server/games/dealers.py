@@ -1,4 +1,8 @@
-"""A dealer that is both unpredictable and reproducible: keyed BLAKE2b in counter mode.
+"""Dealers that are both unpredictable and reproducible: :class:`FairDealer` and :class:`KeyedDealer`.
+
+Tables deal with :class:`FairDealer` (``boneyard-deal/1``, which anyone can recompute from the seeds
+revealed after the game); :class:`KeyedDealer` stays for games stored before fair deals, which a
+restart must go on dealing exactly as they began.
 
 A table's games must be unpredictable to the players (a seeded Mersenne Twister's future output can
 be computed from enough of its past output) and yet reproducible by the server, which restores a
@@ -19,7 +23,6 @@ False
 from __future__ import annotations
 
 import hashlib
-import secrets
 from collections.abc import Sequence
 
 from boneyard.protocol import fairness
@@ -27,11 +30,6 @@ from boneyard.server.games.tiles import ALL_TILES, Tile
 
 _BLOCK = 64
 """Bytes per BLAKE2b block: 16 draws of 32 bits."""
-
-
-def new_seed() -> str:
-    """A fresh secret seed: 256 bits from the operating system, as hex."""
-    return secrets.token_hex(32)
 
 
 class KeyedDealer:
