@@ -189,7 +189,8 @@ async def test_boneyard_verify_checks_a_saved_record(connect: Any, tmp_path: Pat
 @pytest.mark.parametrize("contribute", [True, False])
 async def test_a_client_may_leave_the_seed_to_the_server(url: str, contribute: bool) -> None:
     async with Client(url, "solo", contribute_seeds=contribute) as solo:
-        created = await solo.create_table("straight", bots=[1], seat=0, options={"players": 2, "target": 50})
+        stream = solo.listen()
+        created = await solo.create_table("straight", bots=[1], seat=0, options={"players": 2, "target": 150})
         table_id = created.table.table_id
 
         def revealed(mirror: Any) -> bool:
@@ -200,6 +201,22 @@ async def test_a_client_may_leave_the_seed_to_the_server(url: str, contribute: b
         assert deals is not None and deals.verdict is not None and deals.verdict.ok
         assert (deals.sent is not None) is contribute
         assert (deals.announced.get(0) is not None) is contribute
+    items = []
+    async for item in stream:
+        items.append(item)
+        if isinstance(item, DealRevealed):
+            break
+    draws = [m for m in items if getattr(m, "type", None) == "event" and m.event.type == "tile_drawn"]
+    mine = [m for m in draws if m.event.tile is not None]
+    assert mine, "a game to 150 has draws of ours (2 players: a 14-tile boneyard each hand)"
+
+    def other_draw(m: Any) -> Any:
+        if m is mine[0]:
+            tile = (0, 0) if tuple(m.event.tile) != (0, 0) else (6, 6)
+            return m.model_copy(update={"event": m.event.model_copy(update={"tile": tile})})
+        return None
+
+    assert "from the boneyard was [" in lie(items, other_draw)
 
 
 async def test_missed_messages_and_a_fresh_snapshot_give_no_false_alarm(connect: Any) -> None:
