@@ -58,6 +58,7 @@ async def test_the_commitment_comes_first_and_every_seed_is_announced_and_used()
     async with running_server(deal_seed_wait_ms=10_000) as server:
         ana, bo, table_id = await table_of_two(server.url)
         watcher = await Player.connect(server.url, "wes")
+        assert "fair_deals" in ana.log[0].features
         commitment = await ana.until(lambda m: m.type == "deal_commitment")
         assert (commitment.seats, commitment.wait_ms, commitment.algorithm) == (
             (0, 1),
