@@ -272,8 +272,11 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
     if problems and (not server or len(players) != seats):
         return problems
     previous: Mapping[str, Any] | None = None
-    for number, hand in enumerate(record.get("hands", [])):
+    hands = record.get("hands", [])
+    wrong = 0
+    for number, hand in enumerate(hands):
         where = f"hand {number + 1}"
+        before = len(problems)
         fair = deal(game, seats, server, players, number)
         dealt = hand.get("deal", [])
         for seat in range(seats):
@@ -308,4 +311,10 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
                 f"(the seeds) chose seat {fair.chance_first}"
             )
         previous = hand
+        wrong += len(problems) > before
+    if len(hands) > 1 and wrong == len(hands):
+        problems.append(
+            "every hand differs from what the seeds deal: the seeds in `fairness` were changed, or the "
+            "deals were not dealt from them"
+        )
     return problems

@@ -275,7 +275,8 @@ def test_tampering_is_caught_saying_where(
         r["fairness"]["player_seeds"][0] = "11" * 32
 
     problems = tampered(straight_record, new_player_seed)
-    assert problems and all(p.startswith("hand ") for p in problems)
+    assert problems[:-1] and all(p.startswith("hand ") for p in problems[:-1])
+    assert problems[-1].startswith("every hand differs from what the seeds deal: the seeds in `fairness`")
 
     def widow(r: dict[str, Any]) -> None:
         hand = r["hands"][0]
