@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from durability_kit import durable, server_on
+from durability_kit import durable, export, server_on
 from server_testkit import Player, is_event, running_server
 
 from boneyard.protocol import fairness
@@ -198,6 +198,8 @@ async def test_a_crash_between_commitment_and_reveal_still_verifies(tmp_path: Pa
     assert record["fairness"]["player_seeds"] == [ANA, None, None]
     assert sorted(tuple(t) for t in record["hands"][0]["deal"][0]) == sorted(hand)
     assert fairness.verify_record(record) == []
+    (exported,) = await export(db)  # `records export` writes the seeds too
+    assert exported["fairness"] == record["fairness"] and fairness.verify_record(exported) == []
 
 
 async def test_a_game_stored_before_fair_deals_goes_on_with_its_old_dealer_after_the_upgrade(
