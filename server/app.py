@@ -30,6 +30,7 @@ from websockets.protocol import State
 from websockets.typing import Subprotocol
 
 from boneyard.protocol import COMMAND_LIMITS, FEATURE_BOT_DELAY, SUBPROTOCOL, Hello, Limits
+from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 from boneyard.server.connection import Client, ServerContext
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
@@ -140,7 +141,7 @@ class BoneyardServer:
             server=SERVER_NAME,
             limits=limits,
             heartbeat_seconds=settings.heartbeat_seconds,
-            features=(FEATURE_BOT_DELAY,),
+            features=(FEATURE_BOT_DELAY, DEAL_FEATURE),
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None

@@ -329,6 +329,10 @@ class Client(FrameWriter):
     def _chat(self, session: Session, command: Any) -> None:
         self._table(command.table_id).chat(session, command.text)
 
+    def _contribute_seed(self, session: Session, command: Any) -> None:
+        table = self._table(command.table_id)
+        table.contribute(table.seat_of(session), command.seed)
+
     def _get_record(self, session: Session, command: Any) -> None:
         record = self.ctx.lobby.store.get(command.record_id)
         if record is None:
@@ -352,6 +356,7 @@ HANDLERS: dict[str, Callable[[Client, Session, Any], None]] = {
     "act": Client._act,
     "chat": Client._chat,
     "get_record": Client._get_record,
+    "contribute_seed": Client._contribute_seed,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

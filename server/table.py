@@ -160,6 +160,7 @@ class Table(PlayingTable):
         )
         session.deliver(body_of(seated))
         session.deliver(self.snapshot_body(seat))
+        self.deal_messages(session)
         log.info("seated", extra=ids(table_id=self.table_id, seat=seat, player_id=session.player_id))
 
     def spectate(self, session: Session, reply_to: CommandId | None) -> None:
@@ -173,6 +174,7 @@ class Table(PlayingTable):
         self._info_packed = None
         session.deliver(self.snapshot_body(None, reply_to))
         if fresh:
+            self.deal_messages(session)
             self.changed()
 
     def leave(self, session: Session) -> None:

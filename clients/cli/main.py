@@ -1,4 +1,4 @@
-"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``)."""
+"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``, ``verify``)."""
 
 from __future__ import annotations
 
@@ -100,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--line", action="store_true", help="a step per Enter as lines of text, not full screen"
     )
+
+    verify = sub.add_parser("verify", help="check a saved record's deals against its seeds (fair deals)")
+    verify.add_argument("record", help="a boneyard-record/1 JSON file (one record, an array, or JSON Lines)")
     return parser
 
 
@@ -200,6 +203,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_replay(
                 args.record, game=args.game, all_steps=args.all, colour=_colour(args), full_screen=whole
             )
+        if args.command == "verify":
+            from boneyard.clients.cli.verify import run_verify
+
+            return run_verify(args.record)
         if args.command == "play":
             try:
                 play_options(args)

@@ -16,6 +16,7 @@ import tui_support
 from pytest_textual_snapshot import SVGImageExtension
 from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
+from textual.widgets import Input
 from tui_support import make_app, my_turn, table, until
 
 from boneyard.clients.cli.core import Client
@@ -33,6 +34,8 @@ def svg(snapshot: SnapshotAssertion) -> SnapshotAssertion:
 
 
 async def _shots(pilot: Pilot[Any], app: BoneyardApp, svg: SnapshotAssertion, name: str) -> None:
+    for field in app.screen.query(Input):
+        field.cursor_blink = False  # a blinking cursor is a clock in the picture
     for width, height in SIZES:
         await pilot.resize_terminal(width, height)
         await pilot.pause(0.2)

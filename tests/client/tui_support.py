@@ -34,8 +34,9 @@ async def seeded(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
     numbers = itertools.count(1)
     monkeypatch.setattr(Lobby, "new_record_id", lambda self: f"rec{next(numbers)}")
     settings = Settings(
-        host="127.0.0.1", port=0, durable=False, bot_delay_seconds=0, log_level="warning", seed=SEED
-    )
+        host="127.0.0.1", port=0, durable=False, bot_delay_seconds=0, log_level="warning", seed=SEED,
+        deal_seed_wait_ms=0,  # the deals from the seed alone (still committed to): the same every run
+    )  # fmt: skip
     async with BoneyardServer(settings) as running:
         yield running
 

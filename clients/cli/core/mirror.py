@@ -22,15 +22,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core.fairness import DealWitness
 from boneyard.clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
 from boneyard.protocol import (
     ChatLine,
     ChatMessage,
+    DealCommitment,
+    DealRevealed,
     LobbyChanged,
     MoonEventMessage,
     MoonView,
     Seated,
     SeatStatus,
+    SeedContributed,
     Snapshot,
     StraightEventMessage,
     StraightView,
@@ -86,6 +90,8 @@ class TableMirror:
     game_over: GameOver | None = None
     chat: list[ChatMessage | ChatLine] = field(default_factory=list)
     """What was said here: the snapshot's history (the last 50 lines), then each ``chat`` message."""
+    deals: DealWitness | None = None
+    """The current (or last) game's fair-deal check: ``deals.verdict`` once the seeds are revealed."""
 
     @property
     def my_turn(self) -> bool:
@@ -160,6 +166,8 @@ class Mirror:
                 if message.chat or not mirror.chat:
                     mirror.chat = list(message.chat)  # the table's own history replaces ours
                 self._set_deadline(mirror, message.time_left_ms)
+                if mirror.deals is not None:
+                    mirror.deals.resync(message.view.hand_number if message.view is not None else None)
             case Turn():
                 mirror = self.table(message.table_id)
                 if mirror.view is not None:
@@ -168,7 +176,22 @@ class Mirror:
                     )
                 self._set_deadline(mirror, message.time_left_ms)
             case MoonEventMessage() | StraightEventMessage():
-                self._event(self.table(message.table_id), message.event)
+                mirror = self.table(message.table_id)
+                self._event(mirror, message.event)
+                if mirror.deals is not None:
+                    mirror.deals.apply(message.event, message.game)
+            case DealCommitment():
+                mirror = self.table(message.table_id)
+                known = mirror.deals.commitment if mirror.deals is not None else None
+                if mirror.deals is None or known is None or known.commitment != message.commitment:
+                    mirror.deals = DealWitness(mirror.seat, message)  # a new game
+                else:  # the same game's commitment again (we sat down at a table we watch)
+                    mirror.deals.seat = mirror.seat
+            case SeedContributed() | DealRevealed():
+                mirror = self.table(message.table_id)
+                if mirror.deals is None:  # joined after the commitment: the check will say so
+                    mirror.deals = DealWitness(mirror.seat, None)
+                mirror.deals.apply(message)
             case SeatStatus():
                 self._seat_status(message)
             case ChatMessage():

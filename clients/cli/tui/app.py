@@ -40,7 +40,7 @@ from boneyard.clients.cli.tui.screens import (
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.controller import Controller, LineKind, one_line
-from boneyard.protocol import Turn
+from boneyard.protocol import DealRevealed, Turn
 from boneyard.protocol.game import MoonHandScored, StraightHandScored
 
 Startup = Callable[["BoneyardApp"], Awaitable[None]]
@@ -178,6 +178,8 @@ class BoneyardApp(App[int]):
         event = getattr(item, "event", None)
         if mirror is None or getattr(item, "table_id", None) != mirror.table_id:
             return
+        if isinstance(item, DealRevealed) and isinstance(self.screen, GameOverScreen):
+            self.screen.update_verdict()
         if isinstance(event, MoonHandScored | StraightHandScored) and self.pause > 0:
             # Shown after this batch of messages, unless the game ends with the hand.
             self.set_timer(0.05, lambda: self._hand_result(mirror.table_id, len(mirror.hands)))

@@ -113,12 +113,24 @@ class GameOverScreen(ModalScreen[str]):
         with Vertical(classes="window wide", id="game-over"):
             yield Static(Text(f"Game over: {winner_text(mirror, over)}", "bold"))
             yield Static(Text(f"{record}{self.extra}", "dim"))
+            yield Static(self.verdict(), id="verdict")
             yield Static(sheet_text(mirror, 70), id="final-sheet")
             with Horizontal(classes="buttons"):
                 yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
                 yield Button("Save record (s)", id="save", disabled=over.record_id is None, compact=True)
                 yield Button("Lobby (l)", id="lobby", compact=True)
                 yield Button("Quit (q)", id="quit", compact=True)
+
+    def verdict(self) -> Text:
+        """Fair deals: the client's own check of the revealed seeds (once they come, after game over)."""
+        deals = self.mirror.deals
+        verdict = deals.verdict if deals is not None else None
+        if verdict is None:
+            return Text("deals: waiting for the seeds" if deals is not None else "", "dim")
+        return Text(verdict.text(), "green" if verdict.ok else "bold red")
+
+    def update_verdict(self) -> None:
+        self.query_one("#verdict", Static).update(self.verdict())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "")

@@ -31,7 +31,8 @@ from boneyard.clients.cli.core.session import Client, Notice
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.controller import Controller, LineKind
 from boneyard.clients.cli.ui.forms import FormError
-from boneyard.protocol import Snapshot, Turn
+from boneyard.protocol import DealRevealed, Snapshot, Turn
+from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 
 Startup = Callable[["LineUI"], Awaitable[None]]
 
@@ -113,8 +114,11 @@ class LineUI:
         fresh = isinstance(item, Snapshot) and table_id == self.current
         if (mine or fresh) and mirror is not None and self._boards.get(mirror.table_id) != mirror.view:
             self.show_board(table_id)
-        if self.exit_on_game_over and self.controller.game_over(item) is not None:
-            self.stop(0)
+        if self.exit_on_game_over and getattr(item, "table_id", None) == self.current:
+            # A server with fair deals reveals its seed right after game_over: exit once it is checked.
+            fair = self.client.hello is not None and DEAL_FEATURE in self.client.hello.features
+            if isinstance(item, DealRevealed) or (self.controller.game_over(item) is not None and not fair):
+                self.stop(0)
 
     # --- running ----------------------------------------------------------------------------
 
