@@ -286,3 +286,23 @@ def test_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> None:
             os.kill(term.pid, 9)
         os.close(term.fd)
     assert code == 0, term.screen[-2000:]
+
+
+def test_line_mode_exits_zero_at_the_end_of_input() -> None:
+    """`boneyard play moon < /dev/null`: nothing to read, so it leaves the table and exits 0."""
+    done = subprocess.run(
+        [*_program(), "play", "moon", "--name", "reader"], capture_output=True, text=True, timeout=60,
+        stdin=subprocess.DEVNULL, env=ENV,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "── Moon · table" in done.stdout
+
+
+def test_four_player_play_defaults_to_partnerships_like_the_rule_book() -> None:
+    from boneyard.clients.cli.main import build_parser, play_options
+
+    parse = build_parser().parse_args
+    assert play_options(parse(["play", "straight"]))[0]["partnerships"] is True  # RULES.md S1
+    assert play_options(parse(["play", "straight", "--no-partnerships"]))[0]["partnerships"] is False
+    assert play_options(parse(["play", "straight", "--partnerships"]))[0]["partnerships"] is True
+    assert "partnerships" not in play_options(parse(["play", "straight", "--players", "3"]))[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import tui_support
@@ -194,3 +195,16 @@ async def test_every_bad_input_is_one_line_and_the_app_goes_on(seeded: Any) -> N
         log = tui_support.log_text(app)
         assert "Error" not in log  # errors go to the status line, once, not into the log as well
         assert app.controller.mirror is not None and app.controller.mirror.my_turn  # still our move
+
+
+async def test_no_colour_and_the_bell(seeded: Any) -> None:
+    """--no-color: no colour at all on the screen; the bell rings when it becomes our turn."""
+    app = await make_app(seeded, table("moon"), colour=False, bell=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: my_turn(app))
+        assert app.rings >= 1  # our turn
+        svg = app.export_screenshot()
+        colours = set(re.findall(r"fill: (#[0-9a-f]{6})", svg))
+        rgb = {c: [int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in colours}
+        tinted = [c for c, (r, g, b) in rgb.items() if max(r, g, b) - min(r, g, b) > 8]
+        assert colours and not tinted, tinted  # black, white and greys only

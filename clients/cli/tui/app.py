@@ -40,7 +40,7 @@ from boneyard.clients.cli.tui.screens import (
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.controller import Controller, LineKind, one_line
-from boneyard.protocol import DealRevealed, Turn
+from boneyard.protocol import DealRevealed
 from boneyard.protocol.game import MoonHandScored, StraightHandScored
 
 Startup = Callable[["BoneyardApp"], Awaitable[None]]
@@ -108,6 +108,7 @@ class BoneyardApp(App[int]):
         self._lines: list[tuple[str | None, Text]] = []
         self._table_of_item: str | None = None
         self._warned_low = False
+        self._mine: dict[str, bool] = {}
         self._shown_over: set[tuple[str, int]] = set()
         self._stopping = False
         if not colour:
@@ -166,15 +167,17 @@ class BoneyardApp(App[int]):
     def handle(self, item: Any) -> None:
         lobby = getattr(item, "type", None) in LOBBY_NEWS
         self._table_of_item = "lobby" if lobby else getattr(item, "table_id", None)
-        before = self.controller.mirror
-        was_mine = before is not None and before.my_turn
         self.controller.handle(item)
         self._table_of_item = None
         mirror = self.controller.mirror
-        mine = isinstance(item, Turn) and mirror is not None and item.table_id == mirror.table_id
-        if mine and mirror is not None and mirror.my_turn and not was_mine:
-            self._warned_low = False
-            self.ring()
+        table_id = getattr(item, "table_id", None)
+        turn = self.client.mirror.tables.get(table_id or "")
+        if turn is not None:  # the bell when it becomes our move (a Straight draw keeps it: no new ring)
+            mine = turn.my_turn
+            if mine and not self._mine.get(turn.table_id, False):
+                self._warned_low = False
+                self.ring()
+            self._mine[turn.table_id] = mine
         event = getattr(item, "event", None)
         if mirror is None or getattr(item, "table_id", None) != mirror.table_id:
             return

@@ -17,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import signal
+import stat
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -35,6 +37,15 @@ from boneyard.protocol import DealRevealed, Snapshot, Turn
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 
 Startup = Callable[["LineUI"], Awaitable[None]]
+
+
+def _pollable(stream: Any) -> bool:
+    """Whether the loop can wait on ``stream``: a pipe, a socket or a terminal (not a file, not /dev/null)."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and stream.isatty())
 
 
 class LineUI:
@@ -171,13 +182,13 @@ class LineUI:
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()
         transport: asyncio.BaseTransport | None = None
-        try:
+        if _pollable(self.stdin):
             transport, _ = await loop.connect_read_pipe(
                 lambda: asyncio.StreamReaderProtocol(reader), self.stdin
             )
-        except (OSError, ValueError):  # not a pipe (a regular file, or closed): read it whole
+        else:  # a regular file or /dev/null (epoll refuses both): read it whole, then the end of input
             with contextlib.suppress(OSError, ValueError):
-                reader.feed_data(self.stdin.read().encode())
+                reader.feed_data((await asyncio.to_thread(self.stdin.read)).encode())
             reader.feed_eof()
         try:
             await self._read_lines(reader)
