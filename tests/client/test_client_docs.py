@@ -39,3 +39,16 @@ def test_the_client_ships_the_rule_book_as_it_is() -> None:
     moon, straight = rules_text("moon"), rules_text("straight")
     assert "M4" in moon and "S9" not in moon
     assert "S9" in straight and "spinner" in straight and "M4" not in straight
+
+
+def test_the_readme_pictures_are_the_committed_snapshots() -> None:
+    """The README shows the real screens: its pictures are byte-for-byte snapshots the suite compares."""
+    readme = (ROOT / "README.md").read_text()
+    snapshots = ROOT / "tests" / "client" / "__snapshots__" / "test_client_snapshots"
+    for picture, snapshot in [
+        ("straight-table.svg", "test_straight_layout[straight-layout-120x40].svg"),
+        ("moon-table.svg", "test_moon_trick[moon-trick-80x24].svg"),
+    ]:
+        assert f"docs/images/{picture}" in readme
+        shown = (ROOT / "docs" / "images" / picture).read_bytes()
+        assert shown == (snapshots / snapshot).read_bytes(), f"cp the snapshot to docs/images/{picture}"
