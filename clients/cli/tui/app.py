@@ -303,7 +303,12 @@ class BoneyardApp(App[int]):
         if self.startup is not None:
             self.run_worker(self.guarded(self.startup(self)), group="startup")
         async for item in stream:
-            self.handle(item)
+            try:
+                self.handle(item)
+            except Exception as error:  # a bug of ours must not end the game: say it in one line, go on
+                self._status(
+                    to_text(one_line(RuntimeError(f"could not show a {type(item).__name__}: {error}")))
+                )
 
     async def run_session(self) -> int:
         """Run until quit (or the connection closes for good); leave the tables and close."""
