@@ -43,9 +43,26 @@ class Piece:
     upright: bool
     spinner: bool = False
 
+    def width(self, scale: Scale) -> int:
+        return scale.upright_w if self.upright else scale.flat_w
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How big the tiles are drawn: small (80x24) or large (where the board has the room)."""
+
+    flat_w: int
+    flat_h: int
+    upright_w: int
+    upright_h: int
+
     @property
-    def width(self) -> int:
-        return 3 if self.upright else 5
+    def big(self) -> bool:
+        return self.flat_h > 1
+
+
+SMALL = Scale(5, 1, 3, 3)
+LARGE = Scale(9, 3, 5, 5)
 
 
 def flat(canvas: Canvas, x: int, y: int, a: int, b: int, style: str = TILE) -> None:
@@ -58,6 +75,25 @@ def upright(canvas: Canvas, x: int, y: int, a: int, b: int, style: str = TILE) -
     canvas.put(x, y, f"┌{a}┐", style)
     canvas.put(x, y + 1, "│─│", style)
     canvas.put(x, y + 2, f"└{b}┘", style)
+
+
+def big_upright(canvas: Canvas, x: int, y: int, a: int, b: int, style: str = TILE) -> None:
+    """A large tile standing up, five wide and five high from ``y``: ``a`` on top."""
+    canvas.put(x, y, "┌───┐", style)
+    canvas.put(x, y + 1, f"│ {a} │", style)
+    canvas.put(x, y + 2, "├───┤", style)
+    canvas.put(x, y + 3, f"│ {b} │", style)
+    canvas.put(x, y + 4, "└───┘", style)
+
+
+def draw(canvas: Canvas, scale: Scale, x: int, top: int, a: int, b: int, standing: bool, style: str) -> None:
+    """A tile at ``scale``, flat or standing, its top-left corner at ``(x, top)``."""
+    if standing:
+        (big_upright if scale.big else upright)(canvas, x, top, a, b, style)
+    elif scale.big:
+        big(canvas, x, top, (a, b), style)
+    else:
+        flat(canvas, x, top, a, b, style)
 
 
 def big(canvas: Canvas, x: int, y: int, tile: Sequence[int], style: str = TILE) -> None:
@@ -92,13 +128,13 @@ def line_pieces(layout: Layout) -> tuple[list[Piece], int]:
     return pieces, spinner
 
 
-def _fit_line(pieces: list[Piece], spinner: int, width: int) -> list[Piece | None]:
+def _fit_line(pieces: list[Piece], spinner: int, width: int, scale: Scale = SMALL) -> list[Piece | None]:
     """Drop tiles next to the centre of the longer side until the line fits (``None``: "…")."""
     out: list[Piece | None] = list(pieces)
     centre = spinner if spinner >= 0 else next(i for i, p in enumerate(pieces) if p is not None)
 
     def size() -> int:
-        return sum(1 if p is None else p.width for p in out)
+        return sum(1 if p is None else p.width(scale) for p in out)
 
     while size() > width and len(out) > 3:
         left_n, right_n = centre, len(out) - centre - 1
@@ -123,16 +159,20 @@ def _fit_line(pieces: list[Piece], spinner: int, width: int) -> list[Piece | Non
     return out
 
 
-def straight_layout(layout: Layout, width: int, height: int) -> Canvas:
-    """The layout drawn in ``width`` x ``height`` cells (the line in the middle row)."""
+def straight_layout(layout: Layout, width: int, height: int, scale: Scale | None = None) -> Canvas:
+    """The layout drawn in ``width`` x ``height`` cells (the line in the middle row); large tiles when
+    the board has the room for them and a line of a few tiles."""
     canvas = Canvas(width, height)
     if layout.opening is None:
         canvas.put(0, 0, "(empty: the leader plays any tile)", DIM)
         return canvas
     pieces, spinner = line_pieces(layout)
-    fitted = _fit_line(pieces, spinner, width)
+    if scale is None:
+        wide = sum(p.width(LARGE) for p in pieces) <= width
+        scale = LARGE if height >= 19 and (wide or width >= 70) else SMALL
+    fitted = _fit_line(pieces, spinner, width, scale)
     y = height // 2
-    x = max(0, (width - sum(1 if p is None else p.width for p in fitted)) // 2)
+    x = max(0, (width - sum(1 if p is None else p.width(scale) for p in fitted)) // 2)
     spinner_x = -1
     for piece in fitted:
         if piece is None:
@@ -140,41 +180,41 @@ def straight_layout(layout: Layout, width: int, height: int) -> Canvas:
             x += 1
             continue
         style = SPINNER if piece.spinner else TILE
-        if piece.upright:
-            upright(canvas, x, y - 1, piece.a, piece.b, style)
-            if piece.spinner:
-                spinner_x = x
-        else:
-            flat(canvas, x, y, piece.a, piece.b, style)
-        x += piece.width
+        tall = scale.upright_h if piece.upright else scale.flat_h
+        draw(canvas, scale, x, y - tall // 2, piece.a, piece.b, piece.upright, style)
+        if piece.spinner and piece.upright:
+            spinner_x = x
+        x += piece.width(scale)
     if spinner_x >= 0:
-        _arm(canvas, list(layout.arms.get("up", ())), spinner_x, y - 2, -1)
-        _arm(canvas, list(layout.arms.get("down", ())), spinner_x, y + 2, +1)
+        half = scale.upright_h // 2
+        _arm(canvas, scale, list(layout.arms.get("up", ())), spinner_x, y - half - 1, -1)
+        _arm(canvas, scale, list(layout.arms.get("down", ())), spinner_x, y + half + 1, +1)
     return canvas
 
 
-def _arm(canvas: Canvas, arm: Sequence[PlacedTile], x: int, y: int, step: int) -> None:
-    """An up (``step`` -1) or down (+1) arm from the spinner's edge at row ``y``."""
+def _arm(canvas: Canvas, scale: Scale, arm: Sequence[PlacedTile], x: int, y: int, step: int) -> None:
+    """An up (``step`` -1) or down (+1) arm from the spinner's edge at row ``y``, outermost tiles kept."""
     room = y + 1 if step < 0 else canvas.height - y
     shown = list(arm)
     elided = 0
-    while shown and sum(1 if p.crosswise else 3 for p in shown) > room - (1 if elided else 0):
+
+    def tall(p: PlacedTile) -> int:
+        return scale.flat_h if p.crosswise else scale.upright_h
+
+    while shown and sum(tall(p) for p in shown) > room - (1 if elided else 0):
         shown.pop(0)
         elided += 1
     row = y
     if elided:
-        canvas.put(x + 1, row, "⋮", DIM)
+        canvas.put(x + scale.upright_w // 2, row, "⋮", DIM)
         row += step
     for p in shown:
-        inner, outer = p.inner, p.outer
-        if p.crosswise:
-            flat(canvas, x - 1, row, outer, inner)
-            row += step
-            continue
-        top = row if step > 0 else row - 2
-        a, b = (inner, outer) if step > 0 else (outer, inner)
-        upright(canvas, x, top, a, b)
-        row += 3 * step
+        h = tall(p)
+        top = row if step > 0 else row - h + 1
+        a, b = (p.inner, p.outer) if step > 0 else (p.outer, p.inner)
+        left = x - (scale.flat_w - scale.upright_w) // 2 if p.crosswise else x
+        draw(canvas, scale, left, top, a, b, not p.crosswise, TILE)
+        row += h * step
 
 
 def moon_trick(
