@@ -96,6 +96,8 @@ def start_server(
             base = [exe] if exe else [sys.executable, "-m", "boneyard.server.cli"]
         cmd = [*base, "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"]
         extra["BONEYARD_MAX_TABLES"] = str(max(10_000, 4 * args.tables))
+        # Every simulated player comes from this one host: the per-address and bots-only quotas are lifted.
+        extra["BONEYARD_TABLES_PER_ADDRESS"] = extra["BONEYARD_MAX_BOT_TABLES"] = extra["BONEYARD_MAX_TABLES"]
         extra["BONEYARD_DB"] = str(log.with_suffix(".db"))  # a fresh database per run, in a temporary folder
         if pace != "human":
             extra.update(FLAT_ENV)

@@ -30,7 +30,7 @@ from websockets.protocol import State
 from websockets.typing import Subprotocol
 
 from boneyard.protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
-from boneyard.server.connection import Client, ServerContext
+from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
@@ -132,6 +132,13 @@ class BoneyardServer:
             command_burst=settings.command_burst,
             chat_max_chars=settings.chat_max_chars,
             send_queue_frames=settings.send_queue_frames,
+            handshake_ms=max(1, round(settings.handshake_seconds * 1000)),
+            bad_frames=BAD_FRAMES,
+            rate_strikes=settings.command_burst,
+            reply_bytes_per_command=settings.reply_bytes_per_command,
+            chat_per_minute=settings.chat_per_minute,
+            tables_per_session=settings.tables_per_session,
+            empty_table_ms=max(1, round(settings.empty_table_seconds * 1000)),
         )
         hello = Hello(
             type="hello",
@@ -146,6 +153,8 @@ class BoneyardServer:
         self._ctx = ServerContext(self.lobby, Outbox(loop, gate), decode_limits, body_of(hello))
         if storage is not None:
             restore(self.lobby, *storage.load())
+            for table in list(self.lobby.tables.values()):
+                self.lobby.remove_if_left_empty(table)  # restored tables nobody comes back to go too
             storage.log.logs_restored()
         self._server = await serve(
             self._handle,

@@ -25,7 +25,6 @@ from boneyard.protocol import (
     ErrorCode,
     Identify,
     ProtocolError,
-    RecordMessage,
     SeatRef,
     Welcome,
     decode_command,
@@ -95,6 +94,11 @@ class Client(FrameWriter):
 
     def too_slow(self) -> None:
         self.close_with(4004, "too slow: the send queue is full")
+
+    def host(self) -> str:
+        """The peer's IP address (what per-address quotas count)."""
+        address = self.ws.remote_address
+        return str(address[0]) if isinstance(address, tuple) and address else str(address)
 
     def peer(self) -> str | None:
         player = self.session.player_id if self.session is not None else None
@@ -305,7 +309,7 @@ class Client(FrameWriter):
         self.send(self.ctx.lobby.table_list_body(command.id))
 
     def _create(self, session: Session, command: Any) -> None:
-        self.ctx.lobby.create_table(session, command, command.id)
+        self.ctx.lobby.create_table(session, command, command.id, self.host())
 
     def _join(self, session: Session, command: Any) -> None:
         self._table(command.table_id).join(session, command.seat, command.id)
@@ -330,13 +334,17 @@ class Client(FrameWriter):
         self._table(command.table_id).chat(session, command.text)
 
     def _get_record(self, session: Session, command: Any) -> None:
-        record = self.ctx.lobby.store.get(command.record_id)
-        if record is None:
+        body = self.ctx.lobby.records.reply(command.record_id, command.id)
+        if body is None:
             raise CommandError("no_such_record", f"no finished game has the record {command.record_id}")
-        message = RecordMessage(
-            type="record", seq=1, reply_to=command.id, record_id=command.record_id, record=record
-        )
-        self.send(body_of(message))
+        self.send(body)
+        self.charge(len(body))
+
+    def charge(self, reply_bytes: int) -> None:
+        """A reply of ``reply_bytes`` costs one more command per ``reply_bytes_per_command`` bytes (issue
+        #15: fetching big replies in a loop must not be cheaper than sending commands). The bucket may go
+        below zero: the commands after wait until it refills."""
+        self._tokens -= reply_bytes // self.ctx.lobby.settings.reply_bytes_per_command
 
 
 HANDLERS: dict[str, Callable[[Client, Session, Any], None]] = {

@@ -30,6 +30,8 @@ from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES
 from boneyard.server.logs import ids
 from boneyard.server.metrics import Metrics
+from boneyard.server.quota import TableQuota
+from boneyard.server.record_bodies import RecordBodies
 from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
@@ -78,6 +80,14 @@ class Lobby:
         self._push_timer: asyncio.TimerHandle | None = None
         self._table_ids = itertools.count(1)
         self._player_ids = itertools.count(1)
+        self.records = RecordBodies(store.get, on_encode=metrics.records_encoded.inc)
+        """``get_record`` replies, each record encoded once."""
+        self.quota = TableQuota(
+            per_session=settings.tables_per_session,
+            per_address=settings.tables_per_address,
+            bots_per_session=settings.bot_tables_per_session,
+            bots_max=settings.max_bot_tables,
+        )
 
     # -- sessions -------------------------------------------------------------------------------------
 
@@ -147,7 +157,11 @@ class Lobby:
         self._player_ids = itertools.count(1 + max((id_number(i) for i in player_ids), default=0))
 
     def create_table(
-        self, session: Session, command: CreateMoonTable | CreateStraightTable, reply_to: CommandId | None
+        self,
+        session: Session,
+        command: CreateMoonTable | CreateStraightTable,
+        reply_to: CommandId | None,
+        host: str = "",
     ) -> Table:
         """``create_table``: the table, its bots, and the creator's seat if asked."""
         settings = self.settings
@@ -156,6 +170,8 @@ class Lobby:
         if len(self.tables) >= settings.max_tables:
             raise CommandError("unavailable", f"the server is full ({settings.max_tables} tables)")
         spec = GAMES[command.game]
+        bots_only = command.seat is None and len(command.bots) == command.players
+        self.quota.check(session.player_id, host, bots_only=bots_only)
         try:
             options = spec.options_from_dict(command.options.model_dump())
         except (TypeError, ValueError) as error:
@@ -167,6 +183,7 @@ class Lobby:
             raise CommandError("invalid_options", "this server requires a turn timer")
         table = Table(self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots)
         self.tables[table.table_id] = table
+        self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
         self.wal.table(table)
         self._note(table.table_id, "updated")
         reply = TableCreated(type="table_created", seq=1, reply_to=reply_to, table=table.info())
@@ -174,9 +191,19 @@ class Lobby:
         log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
         if command.seat is not None:
             table.join(session, command.seat, None)
-        else:
-            table.maybe_start()
+        elif not table.maybe_start():
+            self.remove_if_left_empty(table)
         return table
+
+    def remove_if_left_empty(self, table: Table) -> None:
+        """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""
+        table_id = table.table_id
+        self.loop.call_later(self.settings.empty_table_seconds, self._remove_if_empty, table_id)
+
+    def _remove_if_empty(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is not None and not self.stopping and table.removed_if_empty():
+            log.info("empty table removed", extra=ids(table_id=table_id))
 
     def table_changed(self, table: Table) -> None:
         """Push ``table_updated`` to everyone at the table now, and to the lobby soon."""
@@ -190,6 +217,7 @@ class Lobby:
     def remove_table(self, table: Table) -> None:
         if self.tables.pop(table.table_id, None) is None:
             return
+        self.quota.removed(table.table_id)
         table.stop()
         self.wal.table_removed(table.table_id)
         body = _removed_body(table.table_id)

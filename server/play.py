@@ -307,10 +307,15 @@ class PlayingTable:
         settings = self.lobby.settings
         if seat.bot_plays:
             if self.bots_only():
-                # Flat out, one move per loop pass, and no faster than moves are committed: a table of
+                # One move per loop pass at most, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
+                # Paced (``bots_only_move_seconds``): thousands of such tables at full speed would take
+                # the CPU from every table with people at it.
                 pending = self._timer = AfterCommit(loop, self._bot_move)
-                self.lobby.wal.after_commit(pending)
+                if settings.bots_only_move_seconds > 0:
+                    loop.call_later(settings.bots_only_move_seconds, self.lobby.wal.after_commit, pending)
+                else:
+                    self.lobby.wal.after_commit(pending)
             elif seat.auto and seat.connected and not seat.bot:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
                 self._timer = loop.call_later(settings.auto_turn_seconds, self._bot_move)

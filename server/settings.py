@@ -62,6 +62,24 @@ class Settings(BaseSettings):
     """Connections beyond this are closed with 4007 right after the handshake."""
     max_tables: int = Field(default=5_000, ge=1)
     """Tables per server; ``create_table`` beyond it gets ``unavailable``."""
+    tables_per_session: int = Field(default=4, ge=1)
+    """Tables one player may own at once (created, and not yet removed); ``create_table`` beyond it gets
+    ``unavailable``: one client cannot fill ``max_tables``."""
+    tables_per_address: int = Field(default=32, ge=1)
+    """Tables the players of one IP address may own at once (behind a proxy every player shares one)."""
+    empty_table_seconds: float = Field(default=60.0, gt=0)
+    """A table nobody sits at or watches (created with ``seat: null``, or restored so) is removed after
+    this long."""
+    max_bot_tables: int = Field(default=64, ge=1)
+    """Bots-only tables (every seat a bot at ``create_table``) the server runs at once."""
+    bot_tables_per_session: int = Field(default=1, ge=1)
+    """Bots-only tables one player may run at once."""
+    bots_only_move_seconds: float = Field(default=0.25, ge=0)
+    """Pause before each move at a table with no human seated: bots-only games run at a pace, so that
+    they never take the CPU from tables with people at them."""
+    reply_bytes_per_command: int = Field(default=4096, ge=256)
+    """A reply longer than this costs one more command of the rate limit per this many bytes (a big
+    ``record`` costs many): what a client may make the server send is metered, not only what it sends."""
     lobby_push_seconds: float = Field(default=0.25, ge=0)
     """Lobby updates are coalesced over this long: each changed table is pushed once, in its latest state."""
     chat_max_chars: int = Field(default=280, ge=1, le=MAX_CHAT_CHARS)
@@ -93,7 +111,8 @@ class Settings(BaseSettings):
     Every frame kept costs memory for every seated connection, so this stays small: a short
     drop at human pace misses a handful of frames, and a longer one gets a snapshot."""
     bot_delay_seconds: float = Field(default=0.5, ge=0)
-    """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait."""
+    """Pause before a bot acts at a table with humans, so people can follow (bots-only tables:
+    ``bots_only_move_seconds``)."""
     shutdown_seconds: float = Field(default=4.0, gt=0)
     """How long SIGTERM waits for clients to close before dropping them."""
     seed: int | None = None
