@@ -42,6 +42,26 @@ class Limits(WireModel):
     """The longest chat line accepted."""
     send_queue_frames: Positive
     """Frames the server will queue for a slow reader before closing with 4004."""
+    # Since 1.1 (optional: a 1.0 server does not send them; a client then knows nothing of them).
+    handshake_ms: Positive | None = None
+    """Time from ``hello`` to send ``identify``; then the connection is closed with 4006."""
+    bad_frames: Positive | None = None
+    """Undecodable frames (``malformed_frame``, ``frame_too_large``, ``unknown_type``, ``invalid_message``)
+    tolerated, one forgiven per second; the next closes the connection with 1008. Well-formed commands the
+    server refuses never count."""
+    rate_strikes: Positive | None = None
+    """``rate_limited`` errors tolerated, ``command_burst`` of them forgiven per 10 s; the next closes the
+    connection with 4005."""
+    reply_bytes_per_command: Positive | None = None
+    """A reply costs one more command of the rate limit per this many bytes beyond the first (a big
+    ``record`` costs several): a client fetching records in a loop is rate-limited by what it gets."""
+    chat_per_minute: Positive | None = None
+    """Chat lines a session may send per minute (a bucket refilled over the minute); beyond:
+    ``rate_limited``."""
+    tables_per_session: Positive | None = None
+    """Tables a session may own (have created, not yet removed) at once; beyond: ``unavailable``."""
+    empty_table_ms: Positive | None = None
+    """A table where nobody sits or watches is removed after this long."""
 
 
 class Hello(ServerMessageBase):
