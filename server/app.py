@@ -36,6 +36,7 @@ from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
 from boneyard.server.records import MemoryRecordStore, RecordStore
 from boneyard.server.settings import Settings
+from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage
 from boneyard.server.storage.restore import restore
 from boneyard.server.storage.store import NO_LOG
@@ -156,6 +157,10 @@ class BoneyardServer:
             for table in list(self.lobby.tables.values()):
                 self.lobby.remove_if_left_empty(table)  # restored tables nobody comes back to go too
             storage.log.logs_restored()
+            # The first commit before listening: a server that cannot store must not look healthy.
+            await storage.journal.committed()
+            if storage.journal.failed is not None:
+                raise StorageError(f"cannot write to {settings.db}: {storage.journal.failed}")
         self._server = await serve(
             self._handle,
             settings.host,
@@ -234,6 +239,8 @@ class BoneyardServer:
     def _storage_failed(self, error: BaseException) -> None:
         """A commit failed: nothing after it may be sent, so the server stops (exit code 1)."""
         self.failed = error
+        if self._server is None:
+            return  # still starting: ``start()`` raises
         self._failing = asyncio.get_running_loop().create_task(self.stop())
 
     async def __aenter__(self) -> Self:
@@ -339,6 +346,8 @@ class BoneyardServer:
         """``/healthz`` and ``/metrics`` on the websocket port; anything else goes on to the handshake."""
         path = request.path.partition("?")[0]
         if path == "/healthz":
+            if self.failed is not None:
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "the database failed\n")
             if self._stopping:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "stopping\n")
             return connection.respond(HTTPStatus.OK, "ok\n")

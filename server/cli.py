@@ -110,14 +110,14 @@ async def serve(settings: Settings) -> int:
     configure(settings.log_level, settings.log_format)
     server = BoneyardServer(settings)
     await server.start()
-    print(f"boneyard: serving ws://{settings.host}:{server.port}", flush=True)
     loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):  # before "serving": a SIGTERM right after it is graceful
+        loop.add_signal_handler(signum, lambda: stopping.append(loop.create_task(server.stop())))
+    print(f"boneyard: serving ws://{settings.host}:{server.port}", flush=True)
     logging.getLogger("boneyard.server").info(
         "event loop: %s", "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
     )
-    stopping: list[asyncio.Task[None]] = []
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, lambda: stopping.append(loop.create_task(server.stop())))
     await server.serve_forever()
     if server.failed is not None:
         print(f"boneyard-server: stopped, the database failed: {server.failed}", file=sys.stderr)
