@@ -23,7 +23,15 @@ from boneyard.protocol.codec import (
     decode_server_message,
     encode,
 )
-from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, CloseCode, DecodeErrorCode, Error, ErrorCode
+from boneyard.protocol.errors import (
+    CLOSE_CODES,
+    ERROR_CODES,
+    CloseCode,
+    DecodeErrorCode,
+    Error,
+    ErrorCode,
+    RefusalCode,
+)
 from boneyard.protocol.game import (
     ENGINE_EVENTS,
     Act,
@@ -162,6 +170,7 @@ __all__ = [
     "ProtocolError",
     "Record",
     "RecordMessage",
+    "RefusalCode",
     "Rematch",
     "Resume",
     "SeatInfo",

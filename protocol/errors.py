@@ -42,7 +42,13 @@ ErrorCode = Literal[
 ]
 """Every error code the server sends."""
 
-DecodeErrorCode = Literal["malformed_frame", "frame_too_large", "unknown_type", "invalid_message"]
+RefusalCode = Literal["invalid_options", "no_such_seat"]
+"""The codes of a well-formed command the models themselves refuse (options the rules forbid, a seat
+the table does not have): not undecodable, so they never count toward the 1008 close."""
+
+DecodeErrorCode = Literal[
+    "malformed_frame", "frame_too_large", "unknown_type", "invalid_message", RefusalCode
+]
 """The codes a frame can fail decoding with (see :mod:`boneyard.protocol.codec`)."""
 
 ERROR_CODES: dict[ErrorCode, str] = {
@@ -121,7 +127,28 @@ _CLOSE_CODES = (
         False,
         False,
     ),
-    CloseCode(1009, "message_too_big", "A frame was longer than `limits.max_frame_bytes`.", False, False),
+    CloseCode(
+        1002,
+        "protocol_error",
+        "The WebSocket framing was broken (sent by the WebSocket library: unmasked or fragmented control "
+        "frames, bad opcodes, a continuation without a start).",
+        False,
+        False,
+    ),
+    CloseCode(
+        1007,
+        "invalid_data",
+        "A text frame that is not valid UTF-8 (sent by the WebSocket library).",
+        False,
+        False,
+    ),
+    CloseCode(
+        1009,
+        "message_too_big",
+        "A frame was longer than `limits.max_frame_bytes` (the server never answers it `frame_too_large`).",
+        False,
+        False,
+    ),
     CloseCode(1011, "internal_error", "The server hit an unexpected condition.", True, True),
     CloseCode(
         1012,

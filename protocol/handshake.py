@@ -62,6 +62,11 @@ class Limits(WireModel):
     """Tables a session may own (have created, not yet removed) at once; beyond: ``unavailable``."""
     empty_table_ms: Positive | None = None
     """A table where nobody sits or watches is removed after this long."""
+    grace_ms: Count | None = None
+    """How long a dropped player's seat waits, on its normal turn timer, before the server plays every
+    turn for it."""
+    resume_frames: Positive | None = None
+    """Messages kept per seated session for a resume; a client that missed more gets snapshots."""
 
 
 class Hello(ServerMessageBase):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
@@ -192,10 +193,11 @@ class BaseCreateTable(CommandBase):
     @model_validator(mode="after")
     def _seats_fit(self) -> BaseCreateTable:
         taken = [*self.bots, *([] if self.seat is None else [self.seat])]
+        # Error types the codec turns into these error codes (a well-formed command the server refuses).
         if len(set(taken)) != len(taken):
-            raise ValueError("bots and seat must name different seats")
+            raise PydanticCustomError("invalid_options", "bots and seat must name different seats")
         if any(s >= self.players for s in taken):
-            raise ValueError(f"seats are 0..{self.players - 1}")
+            raise PydanticCustomError("no_such_seat", "seats are 0..{last}", {"last": self.players - 1})
         return self
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, model_validator
+from pydantic_core import PydanticCustomError
 
 T = TypeVar("T")
 
@@ -149,7 +150,7 @@ class StraightOptions(WireModel):
     @model_validator(mode="after")
     def _partnerships_need_four(self) -> StraightOptions:
         if self.partnerships and self.players != 4:
-            raise ValueError("partnerships need 4 players")
+            raise PydanticCustomError("invalid_options", "partnerships need 4 players")
         return self
 
 

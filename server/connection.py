@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -25,6 +25,7 @@ from boneyard.protocol import (
     ErrorCode,
     Identify,
     ProtocolError,
+    RefusalCode,
     SeatRef,
     Welcome,
     decode_command,
@@ -40,6 +41,9 @@ from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, sta
 from boneyard.server.wsconnection import BoneyardConnection
 
 log = logging.getLogger("boneyard.connection")
+
+REFUSALS: frozenset[str] = frozenset(get_args(RefusalCode))
+"""Decode errors of well-formed commands (``invalid_options``, ``no_such_seat``)."""
 
 BAD_FRAMES = 10
 """Undecodable frames tolerated (leaking one a second) before closing with 1008."""
@@ -174,7 +178,7 @@ class Client(FrameWriter):
             self.error(problem.code, problem.message, reply_to)
             if self.session is None:
                 self.close_with(4001, "the first command must be a valid identify")
-            else:
+            elif problem.code not in REFUSALS:  # a well-formed command refused is no bad frame
                 self._bad_frame()
         else:
             ctx.lobby.metrics.command(command.type)

@@ -33,6 +33,8 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "chat_per_minute": 20,
             "tables_per_session": 4,
             "empty_table_ms": 60000,
+            "grace_ms": 60000,
+            "resume_frames": 32,
         },
         heartbeat_seconds=20,
         features=[],
