@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import difflib
+import textwrap
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, Self
 
@@ -23,14 +26,18 @@ LogLevel = Literal["debug", "info", "warning", "error"]
 class Settings(BaseSettings):
     """Everything an operator may set. Every field is also ``BONEYARD_<NAME>`` in the environment."""
 
-    model_config = SettingsConfigDict(env_prefix="BONEYARD_", extra="forbid", frozen=True)
+    model_config = SettingsConfigDict(
+        env_prefix="BONEYARD_", extra="forbid", frozen=True, use_attribute_docstrings=True
+    )
 
     host: str = "127.0.0.1"
     """Address to listen on (``0.0.0.0`` in a container)."""
     port: int = Field(default=8765, ge=0, le=65535)
     """Port for websockets, ``/healthz`` and ``/metrics`` (0: any free port)."""
     log_level: LogLevel = "info"
+    """The least severe log records written (to standard error)."""
     log_format: Literal["text", "json"] = "text"
+    """Log lines as text for people, or one JSON object per line for log collectors."""
 
     db: Path = Field(default_factory=default_path)
     """The SQLite database holding tables, games in progress, resume tokens and finished games' records
@@ -83,6 +90,7 @@ class Settings(BaseSettings):
     lobby_push_seconds: float = Field(default=0.25, ge=0)
     """Lobby updates are coalesced over this long: each changed table is pushed once, in its latest state."""
     chat_max_chars: int = Field(default=280, ge=1, le=MAX_CHAT_CHARS)
+    """The longest chat line accepted (``chat_too_long`` beyond)."""
     chat_per_minute: int = Field(default=20, ge=1)
     """Chat lines a session may send per minute (beyond: ``rate_limited``)."""
 
@@ -132,3 +140,54 @@ class Settings(BaseSettings):
         if self.resume_buffer_frames > self.send_queue_frames:
             raise ValueError("resume_buffer_frames must not exceed send_queue_frames")
         return self
+
+
+PREFIX = "BONEYARD_"
+
+
+def variable(name: str) -> str:
+    """The environment variable of a setting.
+
+    >>> variable("max_tables")
+    'BONEYARD_MAX_TABLES'
+    """
+    return PREFIX + name.upper()
+
+
+def describe() -> str:
+    """Every setting: its variable, default and meaning (for ``serve --help``).
+
+    >>> "BONEYARD_MAX_TABLES (default 5000)" in describe()
+    True
+    """
+    lines = ["settings (environment variables; the flags above win over them):"]
+    for name, field in Settings.model_fields.items():
+        default = field.get_default(call_default_factory=True)
+        shown = "none" if default is None else str(default).lower() if isinstance(default, bool) else default
+        lines.append(f"  {variable(name)} (default {shown})")
+        lines.extend(
+            textwrap.wrap(
+                _plain(field.description or ""), 96, initial_indent=" " * 6, subsequent_indent=" " * 6
+            )
+        )
+    return "\n".join(lines)
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """One warning per ``BONEYARD_*`` variable that names no setting (a typo is otherwise silently ignored).
+
+    >>> unknown_variables({"BONEYARD_MAX_TABLE": "9", "BONEYARD_PORT": "1", "HOME": "/"})
+    ['unknown setting BONEYARD_MAX_TABLE (ignored); did you mean BONEYARD_MAX_TABLES?']
+    """
+    known = [variable(name) for name in Settings.model_fields]
+    warnings = []
+    for name in sorted(environ):
+        if name.upper().startswith(PREFIX) and name.upper() not in known:
+            close = difflib.get_close_matches(name.upper(), known, n=1)
+            hint = f"; did you mean {close[0]}?" if close else "; see boneyard-server serve --help"
+            warnings.append(f"unknown setting {name} (ignored){hint}")
+    return warnings
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("``", "").split())

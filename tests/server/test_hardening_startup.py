@@ -7,7 +7,9 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from durability_kit import server_on, start_server
+from durability_kit import ROOT, run_cli, server_on, start_server
+
+from boneyard.server.settings import Settings
 
 
 async def test_a_database_locked_by_another_process_at_start_exits_1_at_once_and_never_serves(
@@ -28,3 +30,31 @@ async def test_a_database_locked_by_another_process_at_start_exits_1_at_once_and
     assert b"serving" not in out  # it never listened, so no health check could pass
     last = err.decode().strip().splitlines()[-1]  # after the log's "critical" line, one line for the operator
     assert last.startswith("boneyard-server: cannot write to ") and "locked" in last, last
+
+
+async def test_serve_help_and_the_readme_list_every_setting_with_its_variable_and_default() -> None:
+    code, out, _ = await run_cli("serve", "--help")
+    assert code == 0
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    flat = " ".join(out.split())
+    for name, field in Settings.model_fields.items():
+        variable = f"BONEYARD_{name.upper()}"
+        assert variable in flat, variable
+        assert f"`{variable}`" in readme, variable
+        assert field.description, f"{name} has no description"
+        assert " ".join(field.description.replace("``", "").split())[:40] in flat, name
+
+
+async def test_an_invalid_value_names_its_variable_and_an_unknown_variable_gets_a_warning(
+    tmp_path: Path,
+) -> None:
+    process = await start_server(tmp_path / "boneyard.db", env={"BONEYARD_MAX_TABLES": "many"})
+    _, err = await asyncio.wait_for(process.communicate(), 20)
+    assert process.returncode == 2
+    (line,) = err.decode().strip().splitlines()
+    assert "BONEYARD_MAX_TABLES" in line and "many" not in line.split("BONEYARD_MAX_TABLES")[0], line
+    async with server_on(tmp_path / "boneyard.db", env={"BONEYARD_MAX_TABLE": "9"}) as server:
+        assert await server.stop() == 0
+        assert server.process.stderr is not None
+        err = (await server.process.stderr.read()).decode()
+    assert "unknown setting BONEYARD_MAX_TABLE" in err and "BONEYARD_MAX_TABLES" in err, err
