@@ -61,6 +61,19 @@ def _select_subprotocol(connection: ServerConnection, offered: Sequence[Subproto
     return Subprotocol(SUBPROTOCOL) if SUBPROTOCOL in offered else None
 
 
+async def _check_bindable(loop: asyncio.AbstractEventLoop, host: str, port: int) -> None:
+    """Raise the ``OSError`` that listening on ``host:port`` would (the port is taken, the address is not
+    this machine's), without listening: a server that cannot serve must not create its database first."""
+    if port == 0:
+        return
+    for family, kind, proto, _, address in await loop.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    ):
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's server does
+            probe.bind(address)
+
+
 class BoneyardServer:
     """A Boneyard server: ``start()`` then ``serve_forever()`` (or ``async with``), and ``stop()``.
 
@@ -103,6 +116,7 @@ class BoneyardServer:
         settings = self.settings
         loop = asyncio.get_running_loop()
         if settings.durable:
+            await _check_bindable(loop, settings.host, settings.port)  # before the database is created
             self.storage = await Storage.open(settings.db, self._storage_failed, sync=settings.db_sync)
             journal = self.storage.journal
             journal.on_commit = self.metrics.watch_database(settings.db, journal.queued_statements)

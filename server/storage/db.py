@@ -1,7 +1,9 @@
 """Opening the database: one server per file, checked before anything is written, migrated in steps.
 
-``open_database(path)`` takes an exclusive lock on ``PATH.lock`` (``flock``: released by the kernel
-when the process dies, even by ``kill -9``), then checks the file, reading only: it must be a SQLite
+``open_database(path)`` takes an exclusive lock on the database file itself (``flock``: released by the
+kernel when the process dies, even by ``kill -9``; the file, not its name, so a symlink or a hard link
+cannot open a second server on it) and writes its pid in ``PATH.lock`` (removed by a clean close), then
+checks the file, reading only: it must be a SQLite
 database (``file is not a database`` otherwise), pass ``PRAGMA quick_check``, be Boneyard's
 (``application_id``) or empty, and have a schema version (``user_version``) this code knows. Only
 then does it migrate, one transaction per step, and switch to WAL. Every failure is a
@@ -116,6 +118,7 @@ class Database:
     connection: sqlite3.Connection
     """The writer's connection (used by one thread at a time: the journal's worker once serving)."""
     _lock_fd: int
+    _lock_path: Path
 
     def reader(self) -> sqlite3.Connection:
         """Another connection, for reads on the event loop's thread (WAL: they never wait for the writer)."""
@@ -129,7 +132,7 @@ class Database:
 
     def close(self) -> None:
         self.connection.close()
-        os.close(self._lock_fd)  # releases the lock
+        _unlock(self._lock_fd, self._lock_path)
 
 
 def default_path() -> Path:
@@ -150,11 +153,12 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
 
 def open_database(path: Path) -> Database:
     """Lock, check, migrate and open the database at ``path`` (created if missing)."""
+    _check_path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise StorageError(f"cannot create the directory of {path}: {error.strerror}") from None
-    lock_fd = _lock(path)
+    lock_fd, lock_path = _lock(path)
     try:
         connection = _open(path)
         try:
@@ -166,9 +170,9 @@ def open_database(path: Path) -> Database:
             connection.close()
             raise
     except BaseException:
-        os.close(lock_fd)
+        _unlock(lock_fd, lock_path)
         raise
-    return Database(path, connection, lock_fd)
+    return Database(path, connection, lock_fd, lock_path)
 
 
 def open_read_only(path: Path) -> sqlite3.Connection:
@@ -191,22 +195,54 @@ def _open(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         raise _error(path, error) from None
 
 
-def _lock(path: Path) -> int:
-    """An exclusive lock on ``PATH.lock`` holding our pid; StorageError if another process holds it."""
-    lock_path = path.with_name(path.name + ".lock")
+def _check_path(path: Path) -> None:
+    """A path that can never be a database file: one line saying why."""
+    if path.is_dir():
+        raise StorageError(
+            f"{path} is a directory: give the database file's path, e.g. {path / 'boneyard.db'}"
+        )
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise StorageError(f"cannot create {path}: {parent} is not a directory")
+            return
+
+
+def _lock(path: Path) -> tuple[int, Path]:
+    """An exclusive lock on the database file itself, whatever path names it (a symlink, a hard link:
+    ``flock`` locks the file, not the name); its holder's pid goes in ``PATH.lock`` beside the real file.
+
+    ``flock`` and SQLite's own POSIX locks do not interact, and the descriptor stays open until
+    :meth:`Database.close` (closing any descriptor of the file would drop SQLite's POSIX locks).
+    StorageError if another process holds the lock.
+    """
+    real = path.resolve()
+    lock_path = real.with_name(real.name + ".lock")
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(real, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as error:
-        raise StorageError(f"cannot open the lock file {lock_path}: {error.strerror}") from None
+        raise StorageError(f"cannot open {path}: {error.strerror}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
         os.close(fd)
+        try:
+            holder = lock_path.read_text(errors="replace").strip() or "unknown"
+        except OSError:
+            holder = "unknown"
         raise StorageError(f"{path} is in use by another Boneyard server (pid {holder})") from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-    return fd
+    try:
+        lock_path.write_text(f"{os.getpid()}\n")
+    except OSError as error:
+        os.close(fd)
+        raise StorageError(f"cannot write the lock file {lock_path}: {error.strerror}") from None
+    return fd, lock_path
+
+
+def _unlock(fd: int, lock_path: Path) -> None:
+    """Remove the pid file, then release the lock (in that order: the next holder writes its own)."""
+    lock_path.unlink(missing_ok=True)
+    os.close(fd)
 
 
 def check(connection: sqlite3.Connection, path: Path, *, writable: bool) -> int:
