@@ -62,6 +62,10 @@ class Limits(WireModel):
     """Tables a session may own (have created, not yet removed) at once; beyond: ``unavailable``."""
     empty_table_ms: Positive | None = None
     """A table where nobody sits or watches is removed after this long."""
+    max_spectators: Count | None = None
+    """Connections that may watch one table at once; ``spectate`` beyond it gets ``unavailable``."""
+    spectator_chat_per_minute: Positive | None = None
+    """Chat lines a table's spectators may send per minute, all of them together; beyond: ``rate_limited``."""
     grace_ms: Count | None = None
     """How long a dropped player's seat waits, on its normal turn timer, before the server plays every
     turn for it."""

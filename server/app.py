@@ -154,6 +154,8 @@ class BoneyardServer:
             chat_per_minute=settings.chat_per_minute,
             tables_per_session=settings.tables_per_session,
             empty_table_ms=max(1, round(settings.empty_table_seconds * 1000)),
+            max_spectators=settings.max_spectators,
+            spectator_chat_per_minute=settings.spectator_chat_per_minute,
             grace_ms=round(settings.grace_seconds * 1000),
             resume_frames=settings.resume_buffer_frames,
         )

@@ -35,6 +35,7 @@ from boneyard.server.record_bodies import RecordBodies
 from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
+from boneyard.server.spectators import SpectatorChat
 from boneyard.server.storage.store import NO_LOG, TableLog, id_number
 from boneyard.server.table import Table
 from boneyard.server.wire import body_of, body_of_dict
@@ -80,6 +81,10 @@ class Lobby:
         self._push_timer: asyncio.TimerHandle | None = None
         self._table_ids = itertools.count(1)
         self._player_ids = itertools.count(1)
+        self.spectator_chat = SpectatorChat(settings.spectator_chat_per_minute)
+        self._spectated: set[str] = set()
+        """Tables whose spectator count changed since the last coalesced push."""
+        self._spectated_timer: asyncio.TimerHandle | None = None
         self.records = RecordBodies(store.get, on_encode=metrics.records_encoded.inc)
         """``get_record`` replies, each record encoded once."""
         self.quota = TableQuota(
@@ -209,15 +214,37 @@ class Lobby:
         """Push ``table_updated`` to everyone at the table now, and to the lobby soon."""
         if table.table_id not in self.tables:
             return
+        self._tell_table(table)
+        self._note(table.table_id, "updated")
+
+    @staticmethod
+    def _tell_table(table: Table) -> None:
         body = _TABLE_UPDATED + table.info_packed()
         for session, _ in table.listeners():
             session.deliver(body)
-        self._note(table.table_id, "updated")
+
+    def spectators_changed(self, table: Table) -> None:
+        """A spectator came or went: everyone at the table hears the new count within
+        ``lobby_push_seconds``, once for all the joins and leaves in between (each one pushed at once
+        to everyone cost spectators x spectators frames)."""
+        self._note(table.table_id, "updated")  # the lobby's pushes are coalesced already
+        self._spectated.add(table.table_id)
+        if self._spectated_timer is None:
+            self._spectated_timer = self.loop.call_later(self.settings.lobby_push_seconds, self._push_counts)
+
+    def _push_counts(self) -> None:
+        self._spectated_timer = None
+        changed, self._spectated = self._spectated, set()
+        for table_id in changed:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self._tell_table(table)
 
     def remove_table(self, table: Table) -> None:
         if self.tables.pop(table.table_id, None) is None:
             return
         self.quota.removed(table.table_id)
+        self.spectator_chat.forget(table.table_id)
         table.stop()
         self.wal.table_removed(table.table_id)
         body = _removed_body(table.table_id)

@@ -93,6 +93,11 @@ class Settings(BaseSettings):
     """The longest chat line accepted (``chat_too_long`` beyond)."""
     chat_per_minute: int = Field(default=20, ge=1)
     """Chat lines a session may send per minute (beyond: ``rate_limited``)."""
+    max_spectators: int = Field(default=50, ge=0)
+    """Connections that may watch one table at once (``spectate`` beyond it gets ``unavailable``)."""
+    spectator_chat_per_minute: int = Field(default=10, ge=1)
+    """Chat lines a table's spectators may send per minute, all of them together (every line goes to
+    everyone at the table); beyond: ``rate_limited``."""
 
     turn_seconds: int = Field(default=30, ge=5, le=3600)
     """Turn time of a table whose ``create_table`` does not name one."""

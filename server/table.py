@@ -161,13 +161,16 @@ class Table(PlayingTable):
         if session.tables.get(self) is not None:
             raise CommandError("already_seated", "you hold a seat at this table")
         fresh = session not in self.spectators
+        limit = self.lobby.settings.max_spectators
+        if fresh and len(self.spectators) >= limit:
+            raise CommandError("unavailable", f"this table has its {limit} spectators (max_spectators)")
         self.spectators.add(session)
         session.tables[self] = None
         self.lobby.leave_lobby(session)
         self._info_packed = None
         session.deliver(self.snapshot_body(None, reply_to))
         if fresh:
-            self.changed()
+            self.lobby.spectators_changed(self)
 
     def leave(self, session: Session) -> None:
         """Stop watching, or give up a seat: during a game a bot takes it over."""
@@ -177,8 +180,9 @@ class Table(PlayingTable):
         self.lobby.enter_lobby(session)
         if seat is None:
             self.spectators.discard(session)
-            self.changed()
-            self.removed_if_empty()
+            self._info_packed = None
+            if not self.removed_if_empty():
+                self.lobby.spectators_changed(self)
             return
         self._give_up(self.seats[seat])
         log.info("left", extra=ids(table_id=self.table_id, seat=seat, player_id=session.player_id))
@@ -208,8 +212,9 @@ class Table(PlayingTable):
             self._give_up(self.seats[seat])
         elif session in self.spectators:
             self.spectators.discard(session)
-            self.changed()
-            self.removed_if_empty()
+            self._info_packed = None
+            if not self.removed_if_empty():
+                self.lobby.spectators_changed(self)
 
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
@@ -259,6 +264,13 @@ class Table(PlayingTable):
             raise CommandError("chat_too_long", f"chat lines are at most {limit} characters")
         if not session.take_chat_token(self.lobby.loop.time(), settings.chat_per_minute):
             raise CommandError("rate_limited", f"at most {settings.chat_per_minute} chat lines a minute")
+        if session.tables[self] is None and not self.lobby.spectator_chat.take(
+            self.table_id, self.lobby.loop.time()
+        ):
+            limit = settings.spectator_chat_per_minute
+            raise CommandError(
+                "rate_limited", f"this table's spectators may chat {limit} lines a minute in all"
+            )
         chat = {
             "type": "chat",
             "seq": 1,

@@ -33,6 +33,8 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "chat_per_minute": 20,
             "tables_per_session": 4,
             "empty_table_ms": 60000,
+            "max_spectators": 50,
+            "spectator_chat_per_minute": 10,
             "grace_ms": 60000,
             "resume_frames": 32,
         },
