@@ -81,6 +81,9 @@ class Lobby:
         self._push_timer: asyncio.TimerHandle | None = None
         self._table_ids = itertools.count(1)
         self._player_ids = itertools.count(1)
+        self._run = run_tag()
+        """This run's tag in every table and player id: a restarted server numbers from 1 again, and
+        a client holding an old id must not land on a different table (issue #15, item 8)."""
         self.spectator_chat = SpectatorChat(settings.spectator_chat_per_minute)
         self._spectated: set[str] = set()
         """Tables whose spectator count changed since the last coalesced push."""
@@ -97,7 +100,7 @@ class Lobby:
     # -- sessions -------------------------------------------------------------------------------------
 
     def new_session(self, name: str) -> Session:
-        return Session(f"p{next(self._player_ids)}", name, self.settings.resume_buffer_frames)
+        return Session(f"p{next(self._player_ids)}-{self._run}", name, self.settings.resume_buffer_frames)
 
     def token_for(self, session: Session) -> str:
         """The session's secret resume token, made when it first sits down (``secrets``: unguessable)."""
@@ -157,9 +160,13 @@ class Lobby:
         return "r" + secrets.token_urlsafe(12)
 
     def continue_ids(self, table_ids: Sequence[str], player_ids: Sequence[str]) -> None:
-        """After a restore: new table and player ids start past the restored ones."""
-        self._table_ids = itertools.count(1 + max((id_number(i) for i in table_ids), default=0))
-        self._player_ids = itertools.count(1 + max((id_number(i) for i in player_ids), default=0))
+        """After a restore: new table and player ids start past the restored ones (of this run's tag;
+        other runs' ids cannot collide with this one's anyway)."""
+        mine = f"-{self._run}"
+        tables = (id_number(i) for i in table_ids if i.endswith(mine))
+        players = (id_number(i) for i in player_ids if i.endswith(mine))
+        self._table_ids = itertools.count(1 + max(tables, default=0))
+        self._player_ids = itertools.count(1 + max(players, default=0))
 
     def create_table(
         self,
@@ -186,7 +193,9 @@ class Lobby:
             turn_seconds = settings.turn_seconds
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
-        table = Table(self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots)
+        table = Table(
+            self, f"t{next(self._table_ids)}-{self._run}", spec, options, turn_seconds, command.bots
+        )
         self.tables[table.table_id] = table
         self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
         self.wal.table(table)
@@ -316,6 +325,16 @@ class Lobby:
         self.stopping = True
         for table in self.tables.values():
             table.stop()
+
+
+def run_tag() -> str:
+    """A random tag for one run of the server: 8 characters of ``a-z0-9`` (41 bits).
+
+    >>> tag = run_tag(); len(tag), tag.isalnum(), tag == tag.lower()
+    (8, True, True)
+    """
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
 
 
 def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:

@@ -45,7 +45,9 @@ def restore(lobby: Lobby, tables: list[StoredTable], sessions: dict[str, StoredS
         if table.status == "playing":
             left = None
             if stored.deadline is not None and stored.deadline_move == table.moves:
-                left = max(0.0, stored.deadline - now)
+                # The clock ran while the server was down: the player gets at least the grace period
+                # to reconnect before anything is played for them.
+                left = max(lobby.settings.grace_seconds, stored.deadline - now)
             turns.append((table, left))
     lobby.continue_ids([t.table_id for t in tables], [s.player_id for s in restored.values()])
     for session in restored.values():

@@ -304,10 +304,10 @@ def _unpacked(blob: bytes | None) -> tuple[bytes, ...] | None:
 
 
 def id_number(identifier: str) -> int:
-    """The number in an id like ``t12`` or ``p7`` (0 if there is none).
+    """The number in an id like ``t12`` or ``p7-k2x9q0ab`` (0 if there is none).
 
-    >>> id_number("t12"), id_number("p7"), id_number("x")
+    >>> id_number("t12"), id_number("p7-k2x9q0ab"), id_number("x")
     (12, 7, 0)
     """
-    digits = identifier[1:]
+    digits = identifier[1:].partition("-")[0]
     return int(digits) if digits.isdigit() else 0
