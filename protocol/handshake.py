@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, model_validator
 
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
@@ -27,6 +27,9 @@ from boneyard.protocol.values import (
 )
 
 Positive = Annotated[Int, Field(ge=1, le=2**31 - 1)]
+
+BOT_NAME_PREFIX = "bot-"
+"""The server names its bots ``bot-<seat>``; no human may take a name like it."""
 
 
 class Limits(WireModel):
@@ -102,8 +105,15 @@ class Identify(CommandBase):
 
     type: Literal["identify"]
     name: Name
-    """The display name shown at tables."""
+    """The display name shown at tables. Names starting ``bot-`` (in any case) are the server's bots':
+    an ``identify`` with one is invalid."""
     resume: Resume | None = None
+
+    @model_validator(mode="after")
+    def _not_a_bots_name(self) -> Identify:
+        if self.name.casefold().startswith(BOT_NAME_PREFIX):
+            raise ValueError(f"names starting {BOT_NAME_PREFIX!r} are reserved for the server's bots")
+        return self
 
 
 class SeatRef(WireModel):
