@@ -142,7 +142,8 @@ class PlayingTable:
         """Game number ``games``, dealt by a keyed dealer: from a fresh secret seed, or ``settings.seed``."""
         fixed = self.lobby.settings.seed
         if seed is None:
-            seed = new_seed() if fixed is None else f"{fixed}/{self.table_id}/{games}"
+            # The table's number, not its run tag (random per run): a fixed seed replays across runs.
+            seed = new_seed() if fixed is None else f"{fixed}/{self.table_id.partition('-')[0]}/{games}"
         self.games, self.seed, self.moves = games, seed, 0
         self.engine = self.spec.new_game(self.options, KeyedDealer(seed))
         return self.engine
