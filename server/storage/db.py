@@ -31,10 +31,17 @@ The fsync cost is paid in a worker thread and shared by group commit (:mod:`bone
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
+import shutil
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from boneyard.server.storage.walcheck import check_wal
+
+log = logging.getLogger("boneyard.storage")
 
 APPLICATION_ID = 0x426F6E79
 """``PRAGMA application_id`` of a Boneyard database ("Bony")."""
@@ -160,6 +167,7 @@ def open_database(path: Path) -> Database:
         raise StorageError(f"cannot create the directory of {path}: {error.strerror}") from None
     lock_fd, lock_path = _lock(path)
     try:
+        _keep_damaged_wal(path)
         connection = _open(path)
         try:
             _migrate(connection, path, check(connection, path, writable=True))
@@ -239,6 +247,22 @@ def _lock(path: Path) -> tuple[int, Path]:
     return fd, lock_path
 
 
+def _keep_damaged_wal(path: Path) -> None:
+    """Before SQLite recovers the write-ahead log: if a damaged frame would make it drop later commits
+    silently, say so in one warning and keep a copy of the whole log beside the database."""
+    damage = check_wal(path)
+    if damage is None:
+        return
+    wal = path.with_name(path.name + "-wal")
+    copy = path.with_name(f"{path.name}-wal.damaged-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+    shutil.copyfile(wal, copy)
+    log.warning(
+        "%s-wal is damaged: %d committed transactions after frame %d cannot be recovered and are lost "
+        "(a copy of the log is kept at %s)",
+        path, damage.lost_commits, damage.good_frames, copy,
+    )  # fmt: skip
+
+
 def _unlock(fd: int, lock_path: Path) -> None:
     """Remove the pid file, then release the lock (in that order: the next holder writes its own)."""
     lock_path.unlink(missing_ok=True)
@@ -255,7 +279,10 @@ def check(connection: sqlite3.Connection, path: Path, *, writable: bool) -> int:
     except sqlite3.Error as error:
         raise _error(path, error) from None
     if problems != ["ok"]:
-        raise StorageError(f"{path} is corrupt: {'; '.join(problems)}")
+        # quick_check's rows run over several lines ("*** in database main ***", then one per problem).
+        found = [line.strip() for row in problems for line in row.splitlines() if not line.startswith("***")]
+        shown = "; ".join(found[:3]) + (f" (and {len(found) - 3} more)" if len(found) > 3 else "")
+        raise StorageError(f"{path} is corrupt: {shown}")
     if app_id != APPLICATION_ID and (app_id != 0 or objects):
         raise StorageError(f"{path} is not a Boneyard database (it belongs to another application)")
     if version > SCHEMA_VERSION:
