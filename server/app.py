@@ -11,9 +11,11 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import gc
 import logging
+import resource
 import socket
 import sys
 import time
@@ -61,6 +63,28 @@ def _select_subprotocol(connection: ServerConnection, offered: Sequence[Subproto
     return Subprotocol(SUBPROTOCOL) if SUBPROTOCOL in offered else None
 
 
+def connection_cap(setting: int | None, descriptors: int) -> int:
+    """The most connections to accept with ``descriptors`` file descriptors: ``setting`` if given, but
+    never past the limit less its headroom (a fifth, at least 64 descriptors).
+
+    >>> connection_cap(None, 1024), connection_cap(100, 1024), connection_cap(None, 20_000)
+    (819, 100, 16000)
+    """
+    derived = max(1, descriptors - max(64, descriptors // 5))
+    return derived if setting is None else min(setting, derived)
+
+
+def descriptor_limit() -> int:
+    """The process's descriptor limit, first raised to its hard limit (the soft one is often 1024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
 async def _check_bindable(loop: asyncio.AbstractEventLoop, host: str, port: int) -> None:
     """Raise the ``OSError`` that listening on ``host:port`` would (the port is taken, the address is not
     this machine's), without listening: a server that cannot serve must not create its database first."""
@@ -106,6 +130,8 @@ class BoneyardServer:
         self._stopped: asyncio.Event | None = None
         self._port: int | None = None
         self._failing: asyncio.Task[None] | None = None
+        self.max_connections = 0
+        """The connection cap in force (``settings.max_connections``, within the descriptor limit)."""
 
     # -- life -----------------------------------------------------------------------------------------
 
@@ -117,6 +143,7 @@ class BoneyardServer:
         loop = asyncio.get_running_loop()
         if settings.durable:
             await _check_bindable(loop, settings.host, settings.port)  # before the database is created
+            log.info("database %s", settings.db)
             self.storage = await Storage.open(settings.db, self._storage_failed, sync=settings.db_sync)
             journal = self.storage.journal
             journal.on_commit = self.metrics.watch_database(settings.db, journal.queued_statements)
@@ -138,6 +165,9 @@ class BoneyardServer:
 
     async def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         settings = self.settings
+        descriptors = descriptor_limit()
+        self.max_connections = connection_cap(settings.max_connections, descriptors)
+        log.info("max_connections %d (descriptor limit %d)", self.max_connections, descriptors)
         storage = self.storage
         self._stopped = asyncio.Event()
         self.lobby = Lobby(settings, self.metrics, self.store, loop, storage.log if storage else NO_LOG)
@@ -285,7 +315,10 @@ class BoneyardServer:
         if self._stopping:
             client.close_with(1012, "the server is restarting")
             return
-        if len(self._clients) >= self.settings.max_connections:
+        server = self._server
+        # Every socket counts, those still in their HTTP handshake too (websockets runs a handler task
+        # for each from the moment it is accepted; this one's included).
+        if server is not None and len(server.handler_tasks) > self.max_connections:
             client.close_with(4007, "the server is at its connection limit")
             return
         if self.settings.socket_send_buffer is not None:
@@ -375,7 +408,11 @@ class BoneyardServer:
             headers["Content-Type"] = CONTENT_TYPE_LATEST
             response.headers = headers
             return response
-        return None
+        if path != "/":
+            return connection.respond(
+                HTTPStatus.NOT_FOUND, "not found: websockets on /, health on /healthz, metrics on /metrics\n"
+            )
+        return None  # the websocket handshake (426 without an upgrade)
 
     def _table_counts(self) -> list[tuple[str, str, int]]:
         return [] if self.lobby is None else list(self.lobby.table_counts())

@@ -106,7 +106,15 @@ class Client(FrameWriter):
 
     def peer(self) -> str | None:
         player = self.session.player_id if self.session is not None else None
-        return player or str(self.ws.remote_address)
+        return player or self.address()
+
+    def address(self) -> str:
+        """The peer as ``host:port`` (``[host]:port`` for IPv6)."""
+        address = self.ws.remote_address
+        if not isinstance(address, tuple) or len(address) < 2:
+            return str(address)
+        host = str(address[0])
+        return f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
 
     # -- the connection's life ------------------------------------------------------------------------
 
@@ -130,6 +138,9 @@ class Client(FrameWriter):
         finally:
             handshake.cancel()
             ws.direct = None
+            code = ws.close_code if ws.close_code is not None else 1006
+            player = self.session.player_id if self.session is not None else None
+            log.info("disconnected", extra=ids(peer=self.address(), player_id=player, code=code))
             self.gone()
 
     def _direct(self, frame: bytes) -> None:
@@ -246,7 +257,7 @@ class Client(FrameWriter):
             self._attach(session)
             self.send(self._welcome(session, command.id, resumed=False, replayed=0))
             lobby.enter_lobby(session)
-            log.info("identified", extra=ids(player_id=session.player_id, peer=str(self.ws.remote_address)))
+            log.info("identified", extra=ids(player_id=session.player_id, peer=self.address()))
             return
         resumed = lobby.by_token.get(command.resume.token)
         if resumed is None:

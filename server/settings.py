@@ -65,8 +65,11 @@ class Settings(BaseSettings):
     socket_send_buffer: int | None = Field(default=None, ge=4096)
     """The kernel send buffer of each connection (``SO_SNDBUF``); ``None``: the system's, autotuned
     (up to 4 MiB on Linux). Smaller bounds kernel memory per slow reader and makes 4004 come sooner."""
-    max_connections: int = Field(default=20_000, ge=1)
-    """Connections beyond this are closed with 4007 right after the handshake."""
+    max_connections: int | None = Field(default=None, ge=1)
+    """Connections (those still in their HTTP handshake included) beyond this are closed with 4007 right
+    after the handshake. ``None``: the descriptor limit (``ulimit -n``, raised to its hard limit at start)
+    less a fifth of it, at least 64: room for the database, logs, ``/healthz`` and the 4007 replies
+    themselves. A value above that is lowered to it."""
     max_tables: int = Field(default=5_000, ge=1)
     """Tables per server; ``create_table`` beyond it gets ``unavailable``."""
     tables_per_session: int = Field(default=4, ge=1)

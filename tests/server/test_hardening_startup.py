@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from durability_kit import ROOT, run_cli, server_on, start_server
+from server_testkit import Player, http_get, running_server
 
 from boneyard.server.settings import Settings
 
@@ -58,3 +59,27 @@ async def test_an_invalid_value_names_its_variable_and_an_unknown_variable_gets_
         assert server.process.stderr is not None
         err = (await server.process.stderr.read()).decode()
     assert "unknown setting BONEYARD_MAX_TABLE" in err and "BONEYARD_MAX_TABLES" in err, err
+
+
+async def test_the_log_names_the_database_each_disconnect_and_peers_as_host_port(tmp_path: Path) -> None:
+    db = tmp_path / "boneyard.db"
+    async with server_on(db, env={"BONEYARD_LOG_LEVEL": "info"}) as server:
+        player = await Player.connect(server.url, "ana")
+        port = player.ws.local_address[1]
+        await player.close()
+        await asyncio.sleep(0.2)
+        assert await server.stop() == 0
+        assert server.process.stderr is not None
+        err = (await server.process.stderr.read()).decode()
+    assert f"database {db}" in err, err
+    assert f"127.0.0.1:{port}" in err and "('127.0.0.1'" not in err, err
+    (gone,) = [line for line in err.splitlines() if "disconnected" in line]
+    assert "1000" in gone, gone
+
+
+async def test_an_unknown_path_answers_404_and_the_websocket_path_426_without_an_upgrade() -> None:
+    async with running_server() as server:
+        status, body = await http_get(server.port, "/favicon.ico")
+        assert status == 404 and "/healthz" in body
+        assert (await http_get(server.port, "/"))[0] == 426
+        assert (await http_get(server.port, "/healthz"))[0] == 200
