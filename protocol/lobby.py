@@ -66,6 +66,9 @@ class BaseTable(WireModel):
     """How many connections are watching."""
     rematch: Seq[Seat]
     """Seats that asked for a rematch of the finished game."""
+    private: Bool = False
+    """Since 1.1 (``private_tables``): seats are taken with the table's invite code only (anyone may
+    watch)."""
 
     @property
     def players(self) -> int:
@@ -139,6 +142,9 @@ class TableCreated(ReplyBase):
 
     type: Literal["table_created"]
     table: TableInfo
+    invite: Token | None = None
+    """A private table's invite code (to its creator only): whoever is to sit there passes it in ``join``
+    or ``take_seat``. ``null`` for an open table."""
 
 
 class TableUpdated(ServerMessageBase):
@@ -184,6 +190,10 @@ class BaseCreateTable(CommandBase):
     """Time per turn; ``null`` asks for no turn timer (a server may refuse: ``invalid_options``)."""
     seat: Seat | None = 0
     """The creator's seat; ``null`` to create the table without sitting."""
+    private: Bool = False
+    """Feature ``private_tables``: only those given the invite code (in ``table_created``) may sit; others
+    get ``not_invited``. An open table seats anyone; at an open untimed table, a seat held by anyone but
+    its creator plays on the server's default turn timer, so that no stranger can stall it."""
 
     @property
     def players(self) -> int:
@@ -236,6 +246,8 @@ class Join(CommandBase):
     type: Literal["join"]
     table_id: Id
     seat: Seat
+    invite: Token | None = None
+    """Feature ``private_tables``: a private table's invite code."""
 
 
 class TakeSeat(CommandBase):
@@ -244,6 +256,8 @@ class TakeSeat(CommandBase):
     type: Literal["take_seat"]
     table_id: Id
     seat: Seat
+    invite: Token | None = None
+    """Feature ``private_tables``: a private table's invite code."""
 
 
 class Seated(ReplyBase):

@@ -49,6 +49,9 @@ log = logging.getLogger("boneyard.server")
 
 SERVER_NAME = "boneyard/0.1.0"
 
+FEATURES = ("private_tables",)
+"""What this server supports beyond protocol 1.0 (``hello.features``)."""
+
 FULL_COLLECTION_SECONDS = 1800.0
 """At least this often, frozen objects are unfrozen and collected (see ``_keep_gc_short``)."""
 DB_SWITCH_INTERVAL = 0.001
@@ -68,7 +71,7 @@ def connection_cap(setting: int | None, descriptors: int) -> int:
     never past the limit less its headroom (a fifth, at least 64 descriptors).
 
     >>> connection_cap(None, 1024), connection_cap(100, 1024), connection_cap(None, 20_000)
-    (819, 100, 16000)
+    (820, 100, 16000)
     """
     derived = max(1, descriptors - max(64, descriptors // 5))
     return derived if setting is None else min(setting, derived)
@@ -196,6 +199,7 @@ class BoneyardServer:
             server=SERVER_NAME,
             limits=limits,
             heartbeat_seconds=settings.heartbeat_seconds,
+            features=FEATURES,
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None

@@ -327,10 +327,10 @@ class Client(FrameWriter):
         self.ctx.lobby.create_table(session, command, command.id, self.host())
 
     def _join(self, session: Session, command: Any) -> None:
-        self._table(command.table_id).join(session, command.seat, command.id)
+        self._table(command.table_id).join(session, command.seat, command.id, command.invite)
 
     def _take_seat(self, session: Session, command: Any) -> None:
-        self._table(command.table_id).take_seat(session, command.seat, command.id)
+        self._table(command.table_id).take_seat(session, command.seat, command.id, command.invite)
 
     def _spectate(self, session: Session, command: Any) -> None:
         self._table(command.table_id).spectate(session, command.id)

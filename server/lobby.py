@@ -196,11 +196,16 @@ class Lobby:
         table = Table(
             self, f"t{next(self._table_ids)}-{self._run}", spec, options, turn_seconds, command.bots
         )
+        table.owner = session.player_id
+        if command.private:
+            table.invite = secrets.token_urlsafe(18)
         self.tables[table.table_id] = table
         self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
         self.wal.table(table)
         self._note(table.table_id, "updated")
-        reply = TableCreated(type="table_created", seq=1, reply_to=reply_to, table=table.info())
+        reply = TableCreated(
+            type="table_created", seq=1, reply_to=reply_to, table=table.info(), invite=table.invite
+        )
         session.deliver(body_of(reply))
         log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
         if command.seat is not None:

@@ -101,6 +101,10 @@ class PlayingTable:
     def removed_if_empty(self) -> bool:
         raise NotImplementedError
 
+    def turn_limit(self, seat: Seat) -> int | None:
+        """Seconds ``seat`` has for a turn (``None``: no timer)."""
+        return self.turn_seconds
+
     # -- who is here --------------------------------------------------------------------------------
 
     def listeners(self) -> list[Listener]:
@@ -322,8 +326,8 @@ class PlayingTable:
                 self._timer = loop.call_later(settings.auto_turn_seconds, self._bot_move)
             else:
                 self._timer = loop.call_later(settings.bot_delay_seconds, self._bot_move)
-        elif self.turn_seconds is not None:
-            seconds = self.turn_seconds if seconds is None else seconds
+        elif (limit := self.turn_limit(seat)) is not None:
+            seconds = limit if seconds is None else seconds
             self._deadline = loop.time() + seconds
             self._timer = loop.call_later(seconds, self._time_out)
             self.lobby.wal.deadline(self, time.time() + seconds)

@@ -7,6 +7,7 @@ when every seated human has asked for a rematch; a table with nobody left is rem
 
 from __future__ import annotations
 
+import hmac
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,7 @@ _TABLE_INFO: TypeAdapter[Any] = TypeAdapter(TableInfo)
 class Table(PlayingTable):
     """A table: its seats, spectators and game, and the commands that address it."""
 
-    __slots__ = ("_info_packed", "options_dict", "rematch")
+    __slots__ = ("_info_packed", "invite", "options_dict", "owner", "rematch")
 
     def __init__(
         self,
@@ -52,6 +53,10 @@ class Table(PlayingTable):
             self.seats[seat].make_bot()
         self.rematch: set[int] = set()
         self._info_packed: bytes | None = None
+        self.owner: str | None = None
+        """The player id of whoever created the table (``None``: from before owners were stored)."""
+        self.invite: str | None = None
+        """A private table's invite code: seats are taken with it only (``None``: an open table)."""
 
     # -- description ---------------------------------------------------------------------------------
 
@@ -67,6 +72,7 @@ class Table(PlayingTable):
                 "turn_seconds": self.turn_seconds,
                 "spectators": len(self.spectators),
                 "rematch": sorted(self.rematch),
+                "private": self.invite is not None,
             }
         )
 
@@ -120,10 +126,29 @@ class Table(PlayingTable):
         if self.lobby.stopping:
             raise CommandError("unavailable", "the server is shutting down")
 
-    def join(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
+    def _check_invited(self, session: Session, invite: str | None) -> None:
+        if self.invite is None or session.player_id == self.owner:
+            return
+        if invite is None or not hmac.compare_digest(invite, self.invite):
+            raise CommandError("not_invited", "this table is private: sit with its invite code")
+
+    def turn_limit(self, seat: Seat) -> int | None:
+        """The owner's turn policy: an untimed open table is untimed for its owner only; anyone else
+        who sits plays on the server's turn timer (a stranger must not stall the owner's table)."""
+        if self.turn_seconds is not None or self.invite is not None:
+            return self.turn_seconds
+        session = seat.session
+        if session is None or session.player_id == self.owner:
+            return None
+        return self.lobby.settings.turn_seconds
+
+    def join(
+        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
+    ) -> None:
         """Sit in an empty seat: ``seated``, ``snapshot``; the game starts once every seat is held."""
         holder = self._seat(seat)
         self._check_can_sit(session)
+        self._check_invited(session, invite)
         if holder.held:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         holder.seat_human(session)
@@ -131,10 +156,13 @@ class Table(PlayingTable):
         if not self.maybe_start():
             self.changed()
 
-    def take_seat(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
+    def take_seat(
+        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
+    ) -> None:
         """Take a bot's seat; mid-game the bot plays on until the hand ends."""
         holder = self._seat(seat)
         self._check_can_sit(session)
+        self._check_invited(session, invite)
         if holder.session is not None:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         if not holder.bot:

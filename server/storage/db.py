@@ -103,6 +103,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE sessions ADD COLUMN log BLOB",
     ),
+    # 4: who created a table, and a private table's invite code.
+    (
+        "ALTER TABLE tables ADD COLUMN owner TEXT",
+        "ALTER TABLE tables ADD COLUMN invite TEXT",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

@@ -66,6 +66,7 @@ def _table(
     table = Table(lobby, stored.table_id, spec, spec.options_from_dict(stored.options), stored.turn_seconds)
     table.status = stored.status
     table.rematch = set(stored.rematch)
+    table.owner, table.invite = stored.owner, stored.invite
     for row in stored.seats:
         seat = table.seats[row.seat]
         seat.name, seat.bot, seat.auto, seat.timeouts = row.name, row.bot, row.auto, row.timeouts

@@ -33,8 +33,9 @@ if TYPE_CHECKING:
     from boneyard.server.session import Session
     from boneyard.server.table import Table
 
-_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
+        owner, invite)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch"""
 _UPSERT_SEAT = (
@@ -144,6 +145,8 @@ class DurableLog:
             table.games,
             table.seed,
             json.dumps(sorted(table.rematch)),
+            table.owner,
+            table.invite,
         )
         seats = tuple(
             (table_id, s.index, s.name, s.bot, s.auto, s.session.token if s.session else None, s.timeouts)
@@ -245,6 +248,8 @@ class StoredTable:
     seats: list[StoredSeat]
     actions: list[tuple[int, dict[str, Any], bool]]
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
+    owner: str | None = None
+    invite: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,10 +289,12 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deadline_move=row[9],
             seats=seats.get(row[0], []),
             actions=actions.get(row[0], []),
+            owner=row[10],
+            invite=row[11],
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move FROM tables"
+            " deadline_move, owner, invite FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

@@ -83,3 +83,15 @@ async def test_an_unknown_path_answers_404_and_the_websocket_path_426_without_an
         assert status == 404 and "/healthz" in body
         assert (await http_get(server.port, "/"))[0] == 426
         assert (await http_get(server.port, "/healthz"))[0] == 200
+
+
+NOT_LIMITS = {"host", "port", "log_level", "log_format", "durable", "seed", "uvloop", "gc_freeze_seconds"}
+NOT_LIMITS |= {"lobby_push_seconds", "bot_delay_seconds", "records_in_memory", "db"}
+
+
+def test_operations_lists_every_limit_with_its_setting() -> None:
+    text = (ROOT / "docs" / "OPERATIONS.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 80  # one page
+    for name in Settings.model_fields:
+        if name not in NOT_LIMITS:
+            assert f"`{name.upper()}`" in text, name

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 from durability_kit import server_on, start_server
@@ -13,19 +14,22 @@ from durability_kit import server_on, start_server
 from boneyard.server.storage.db import open_database
 from boneyard.server.storage.walcheck import check_wal
 
+CRASHING_WRITER = """
+import os, sys
+from pathlib import Path
+from boneyard.server.storage.db import open_database
+connection = open_database(Path(sys.argv[1])).connection
+connection.execute("PRAGMA wal_autocheckpoint = 0")
+for i in range(int(sys.argv[2])):
+    connection.execute("INSERT INTO records (record_id, game, record) VALUES (?, 'moon', ?)", (f"r{i}", "x" * 3000))
+os._exit(0)  # like kill -9: no close, so no checkpoint; the commits live in the log only
+"""
+
 
 def commits(db: Path, count: int) -> None:
-    """``count`` committed records, left in the write-ahead log as a crash would (no checkpoint)."""
-    database = open_database(db)
-    connection = database.connection
-    connection.execute("PRAGMA wal_autocheckpoint = 0")
-    for i in range(count):
-        connection.execute(
-            "INSERT INTO records (record_id, game, record) VALUES (?, 'moon', ?)", (f"r{i}", "x" * 3000)
-        )
-    # No close: like kill -9, the log stays, unmerged (closing would checkpoint and delete it).
-    database.connection = sqlite3.connect(":memory:")
-    database.close()
+    """``count`` committed records, left in the write-ahead log by a process that dies without closing."""
+    subprocess.run([sys.executable, "-c", CRASHING_WRITER, str(db), str(count)], check=True, timeout=30)
+    assert db.with_name(db.name + "-wal").stat().st_size > 0
 
 
 def damage_frame(db: Path, frame: int) -> None:

@@ -68,6 +68,7 @@ MOON_TABLE: Data = {
     "turn_seconds": 30,
     "spectators": 1,
     "rematch": [],
+    "private": False,
     "options": {"all_pass": "redeal", "target": 21},
 }
 STRAIGHT_TABLE: Data = {
@@ -78,6 +79,7 @@ STRAIGHT_TABLE: Data = {
     "turn_seconds": 60,
     "spectators": 0,
     "rematch": [],
+    "private": False,
     "options": {"players": 4, "partnerships": True, "target": 250},
 }
 

@@ -39,7 +39,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "resume_frames": 32,
         },
         heartbeat_seconds=20,
-        features=[],
+        features=["private_tables"],
     ),
     command("`identify`, new session", type="identify", id=1, name="ana", resume=None),
     command(
@@ -124,6 +124,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "spectators": 0,
             "seats": [*MOON_TABLE["seats"][:2], seat_info(2, None)],
         },
+        invite=None,
     ),
     server("`table_updated`", type="table_updated", seq=7, table=MOON_TABLE),
     server("`table_removed`", type="table_removed", seq=8, table_id="t1zz"),
