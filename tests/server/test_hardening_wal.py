@@ -21,7 +21,8 @@ from boneyard.server.storage.db import open_database
 connection = open_database(Path(sys.argv[1])).connection
 connection.execute("PRAGMA wal_autocheckpoint = 0")
 for i in range(int(sys.argv[2])):
-    connection.execute("INSERT INTO records (record_id, game, record) VALUES (?, 'moon', ?)", (f"r{i}", "x" * 3000))
+    sql = "INSERT INTO records (record_id, game, record) VALUES (?, 'moon', ?)"
+    connection.execute(sql, (f"r{i}", "x" * 3000))
 os._exit(0)  # like kill -9: no close, so no checkpoint; the commits live in the log only
 """
 
