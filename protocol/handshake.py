@@ -76,6 +76,12 @@ class Limits(WireModel):
     """Messages kept per seated session for a resume; a client that missed more gets snapshots."""
 
 
+FEATURE_BOT_DELAY = "bot_delay"
+"""``hello.features`` names it when ``create_table`` accepts ``bot_delay_ms``."""
+FEATURE_PRIVATE_TABLES = "private_tables"
+"""``hello.features`` names it when tables may be private (``create_table.private``, invite codes)."""
+
+
 class Hello(ServerMessageBase):
     """The server's first message on every connection."""
 
@@ -88,8 +94,9 @@ class Hello(ServerMessageBase):
     heartbeat_seconds: Positive
     """The server sends a websocket ping this often; a client that stops answering is closed (4006)."""
     features: Seq[Str] = ()
-    """Optional features this server supports beyond protocol 1.0; see Versioning. ``private_tables``:
-    ``create_table.private``, ``join.invite`` and ``take_seat.invite`` (error ``not_invited``)."""
+    """Optional features this server supports beyond protocol 1.0 (see Versioning): ``bot_delay``,
+    ``create_table`` takes ``bot_delay_ms``; ``private_tables``, ``create_table.private``, ``join.invite``
+    and ``take_seat.invite`` (error ``not_invited``)."""
 
 
 class Resume(WireModel):

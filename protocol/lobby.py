@@ -19,6 +19,7 @@ from pydantic_core import PydanticCustomError
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
     Bool,
+    BotDelayMs,
     ChatText,
     Count,
     Id,
@@ -66,6 +67,14 @@ class BaseTable(WireModel):
     """How many connections are watching."""
     rematch: Seq[Seat]
     """Seats that asked for a rematch of the finished game."""
+    bot_delay_ms: BotDelayMs | None = None
+    """The pause before each bot move, in milliseconds, as the creator set it (``create_table``'s
+    ``bot_delay_ms``); ``null``: the server's default pace."""
+    record_id: Id | None = None
+    """The record of the last game finished at this table, the one its ``game_over`` named
+    (``get_record`` fetches it while the server keeps it): so that whoever comes to the table later,
+    or resumes, learns it too. ``null`` until a game has finished here (or when its record could not
+    be stored)."""
     private: Bool = False
     """Since 1.1 (``private_tables``): seats are taken with the table's invite code only (anyone may
     watch)."""
@@ -190,6 +199,11 @@ class BaseCreateTable(CommandBase):
     """Time per turn; ``null`` asks for no turn timer (a server may refuse: ``invalid_options``)."""
     seat: Seat | None = 0
     """The creator's seat; ``null`` to create the table without sitting."""
+    bot_delay_ms: BotDelayMs | None = None
+    """How long each bot waits before it moves, in milliseconds, 0..10000 (only when ``hello.features``
+    lists ``bot_delay``). At this pace a table of bots only, created to be watched (``seat: null``, then
+    ``spectate``), can be followed. ``null`` or omitted: the server's default, a short pause where a
+    human sits and none at all at a table of bots only."""
     private: Bool = False
     """Feature ``private_tables``: only those given the invite code (in ``table_created``) may sit; others
     get ``not_invited``. An open table seats anyone; at an open untimed table, a seat held by anyone but
@@ -305,6 +319,19 @@ class ChatCommand(CommandBase):
 
     type: Literal["chat"]
     table_id: Id
+    text: ChatText
+
+
+CHAT_HISTORY_LINES = 50
+"""How many of a table's latest chat lines a ``snapshot`` carries (``Snapshot.chat``)."""
+
+
+class ChatLine(WireModel):
+    """One line said at a table, as a ``snapshot``'s chat history holds it."""
+
+    seat: Seat | None
+    """The speaker's seat; ``null`` for a spectator (or the server)."""
+    name: Name
     text: ChatText
 
 

@@ -31,7 +31,14 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.typing import Subprotocol
 
-from boneyard.protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
+from boneyard.protocol import (
+    COMMAND_LIMITS,
+    FEATURE_BOT_DELAY,
+    FEATURE_PRIVATE_TABLES,
+    SUBPROTOCOL,
+    Hello,
+    Limits,
+)
 from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
@@ -49,7 +56,7 @@ log = logging.getLogger("boneyard.server")
 
 SERVER_NAME = "boneyard/0.1.0"
 
-FEATURES = ("private_tables",)
+FEATURES = (FEATURE_BOT_DELAY, FEATURE_PRIVATE_TABLES)
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 
 FULL_COLLECTION_SECONDS = 1800.0

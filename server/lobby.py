@@ -199,6 +199,7 @@ class Lobby:
         table.owner = session.player_id
         if command.private:
             table.invite = secrets.token_urlsafe(18)
+        table.bot_delay_ms = command.bot_delay_ms
         self.tables[table.table_id] = table
         self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
         self.wal.table(table)

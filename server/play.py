@@ -48,11 +48,13 @@ class PlayingTable:
         "_deadline",
         "_events",
         "_timer",
+        "bot_delay_ms",
         "engine",
         "games",
         "lobby",
         "moves",
         "options",
+        "record_id",
         "seats",
         "seed",
         "spec",
@@ -70,6 +72,9 @@ class PlayingTable:
         self.spec = spec
         self.options = options
         self.turn_seconds = turn_seconds
+        self.bot_delay_ms: int | None = None
+        """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
+        pause at all while only bots sit at the table."""
         self.seats = [Seat(i) for i in range(spec.players_of(options))]
         self.spectators: set[Session] = set()
         self.status = "waiting"
@@ -80,6 +85,8 @@ class PlayingTable:
         """The current game's dealer seed: secret, stored, so that a restart deals the same tiles."""
         self.moves = 0
         """Actions accepted in the current game."""
+        self.record_id: str | None = None
+        """The record id of the last game finished here (public, in the table's description)."""
         self._events = EventEncoder(spec.name, table_id)
         self._timer: asyncio.TimerHandle | asyncio.Handle | AfterCommit | None = None
         self._deadline: float | None = None
@@ -225,7 +232,9 @@ class PlayingTable:
     def _after(self, events: list[Event], *, auto: bool = False) -> None:
         engine = self.engine
         assert engine is not None
-        record_id = self._store_record() if engine.is_over else None
+        record_id = None
+        if engine.is_over:
+            record_id = self.record_id = self._store_record()
         self._fan_out(events, record_id, auto)
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
@@ -311,21 +320,24 @@ class PlayingTable:
         loop = self.lobby.loop
         settings = self.lobby.settings
         if seat.bot_plays:
-            if self.bots_only():
+            delay = self.bot_delay_ms
+            pace = settings.bots_only_move_seconds
+            if self.bots_only() and (not delay or delay / 1000 <= pace):
                 # One move per loop pass at most, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
-                # Paced (``bots_only_move_seconds``): thousands of such tables at full speed would take
-                # the CPU from every table with people at it.
+                # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
+                # of such tables at full speed would take the CPU from every table with people at it.
                 pending = self._timer = AfterCommit(loop, self._bot_move)
-                if settings.bots_only_move_seconds > 0:
-                    loop.call_later(settings.bots_only_move_seconds, self.lobby.wal.after_commit, pending)
+                if pace > 0:
+                    loop.call_later(pace, self.lobby.wal.after_commit, pending)
                 else:
                     self.lobby.wal.after_commit(pending)
             elif seat.auto and seat.connected and not seat.bot:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
                 self._timer = loop.call_later(settings.auto_turn_seconds, self._bot_move)
             else:
-                self._timer = loop.call_later(settings.bot_delay_seconds, self._bot_move)
+                seconds = settings.bot_delay_seconds if delay is None else delay / 1000
+                self._timer = loop.call_later(seconds, self._bot_move)
         elif (limit := self.turn_limit(seat)) is not None:
             seconds = limit if seconds is None else seconds
             self._deadline = loop.time() + seconds

@@ -128,7 +128,8 @@ class Settings(BaseSettings):
     drop at human pace misses a handful of frames, and a longer one gets a snapshot."""
     bot_delay_seconds: float = Field(default=0.5, ge=0)
     """Pause before a bot acts at a table with humans, so people can follow (bots-only tables:
-    ``bots_only_move_seconds``)."""
+    ``bots_only_move_seconds``). A table's creator may set its own pace instead (``create_table``'s
+    ``bot_delay_ms``); a bots-only table never moves faster than ``bots_only_move_seconds``."""
     shutdown_seconds: float = Field(default=4.0, gt=0)
     """How long SIGTERM waits for clients to close before dropping them."""
     seed: int | None = None

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hmac
 import logging
+from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import Seated, Snapshot, TableInfo
+from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine, Seated, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GameSpec
@@ -36,7 +37,7 @@ _TABLE_INFO: TypeAdapter[Any] = TypeAdapter(TableInfo)
 class Table(PlayingTable):
     """A table: its seats, spectators and game, and the commands that address it."""
 
-    __slots__ = ("_info_packed", "invite", "options_dict", "owner", "rematch")
+    __slots__ = ("_info_packed", "chat_log", "invite", "options_dict", "owner", "rematch")
 
     def __init__(
         self,
@@ -57,6 +58,8 @@ class Table(PlayingTable):
         """The player id of whoever created the table (``None``: from before owners were stored)."""
         self.invite: str | None = None
         """A private table's invite code: seats are taken with it only (``None``: an open table)."""
+        self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_HISTORY_LINES)
+        """The latest chat lines, for snapshots (in memory only: a restart forgets them)."""
 
     # -- description ---------------------------------------------------------------------------------
 
@@ -73,6 +76,8 @@ class Table(PlayingTable):
                 "spectators": len(self.spectators),
                 "rematch": sorted(self.rematch),
                 "private": self.invite is not None,
+                "bot_delay_ms": self.bot_delay_ms,
+                "record_id": self.record_id,
             }
         )
 
@@ -104,6 +109,7 @@ class Table(PlayingTable):
             table=self.info(),
             view=view,
             time_left_ms=self.time_left_ms(),
+            chat=tuple(self.chat_log),
         )
         return body_of(snapshot)
 
@@ -299,14 +305,9 @@ class Table(PlayingTable):
             raise CommandError(
                 "rate_limited", f"this table's spectators may chat {limit} lines a minute in all"
             )
-        chat = {
-            "type": "chat",
-            "seq": 1,
-            "table_id": self.table_id,
-            "seat": session.tables[self],
-            "name": session.name,
-            "text": text,
-        }
+        line = ChatLine(seat=session.tables[self], name=session.name, text=text)
+        self.chat_log.append(line)
+        chat = {"type": "chat", "seq": 1, "table_id": self.table_id, **line.model_dump()}
         self.broadcast(body_of_dict(chat))
 
     def request_rematch(self, session: Session) -> None:

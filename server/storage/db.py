@@ -103,7 +103,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE sessions ADD COLUMN log BLOB",
     ),
-    # 4: who created a table, and a private table's invite code.
+    # 4: a table's bot delay, as its creator set it (NULL: the server's setting).
+    ("ALTER TABLE tables ADD COLUMN bot_delay_ms INTEGER",),
+    # 5: the record id of the last game finished at a table (in its description).
+    ("ALTER TABLE tables ADD COLUMN record_id TEXT",),
+    # 6: who created a table, and a private table's invite code.
     (
         "ALTER TABLE tables ADD COLUMN owner TEXT",
         "ALTER TABLE tables ADD COLUMN invite TEXT",

@@ -67,6 +67,7 @@ def _table(
     table.status = stored.status
     table.rematch = set(stored.rematch)
     table.owner, table.invite = stored.owner, stored.invite
+    table.bot_delay_ms, table.record_id = stored.bot_delay_ms, stored.record_id
     for row in stored.seats:
         seat = table.seats[row.seat]
         seat.name, seat.bot, seat.auto, seat.timeouts = row.name, row.bot, row.auto, row.timeouts

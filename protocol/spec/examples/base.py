@@ -68,6 +68,8 @@ MOON_TABLE: Data = {
     "turn_seconds": 30,
     "spectators": 1,
     "rematch": [],
+    "bot_delay_ms": None,
+    "record_id": None,
     "private": False,
     "options": {"all_pass": "redeal", "target": 21},
 }
@@ -79,6 +81,8 @@ STRAIGHT_TABLE: Data = {
     "turn_seconds": 60,
     "spectators": 0,
     "rematch": [],
+    "bot_delay_ms": None,
+    "record_id": None,
     "private": False,
     "options": {"players": 4, "partnerships": True, "target": 250},
 }

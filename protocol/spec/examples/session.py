@@ -39,7 +39,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "resume_frames": 32,
         },
         heartbeat_seconds=20,
-        features=["private_tables"],
+        features=["bot_delay", "private_tables"],
     ),
     command("`identify`, new session", type="identify", id=1, name="ana", resume=None),
     command(
@@ -112,6 +112,15 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
         turn_seconds=60,
         seat=None,
         options={},
+    ),
+    command(
+        "`create_table`, a table of bots only to watch, a move every 1.5 s (feature `bot_delay`)",
+        type="create_table",
+        id=5,
+        game="moon",
+        bots=[0, 1, 2],
+        seat=None,
+        bot_delay_ms=1500,
     ),
     server(
         "`table_created`",
