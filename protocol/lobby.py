@@ -11,9 +11,9 @@ listing are each a small union keyed by ``game`` inside the message union keyed 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
@@ -225,8 +225,24 @@ class BaseCreateTable(CommandBase):
         return self
 
 
+def seats_below(players: int) -> dict[str, Any]:
+    """A JSON Schema saying ``create_table``'s seats are below ``players`` (the model checks it too).
+
+    >>> seats_below(3)["properties"]["bots"]
+    {'items': {'maximum': 2}}
+    """
+    return {"properties": {"seat": {"maximum": players - 1}, "bots": {"items": {"maximum": players - 1}}}}
+
+
+def _straight_seats(players: int) -> dict[str, Any]:
+    options = {"properties": {"players": {"const": players}}, "required": ["players"]}
+    return {"if": {"properties": {"options": options}, "required": ["options"]}, "then": seats_below(players)}
+
+
 class CreateMoonTable(BaseCreateTable):
     """Create a Moon table. Reply: ``table_created``, then ``seated`` and ``snapshot`` if seated."""
+
+    model_config = ConfigDict(json_schema_extra={"allOf": [seats_below(3)]})
 
     game: Literal["moon"]
     options: MoonOptions = MoonOptions()
@@ -240,6 +256,8 @@ class CreateMoonTable(BaseCreateTable):
 
 class CreateStraightTable(BaseCreateTable):
     """Create a Straight table. Reply: ``table_created``, then ``seated`` and ``snapshot`` if seated."""
+
+    model_config = ConfigDict(json_schema_extra={"allOf": [_straight_seats(2), _straight_seats(3)]})
 
     game: Literal["straight"]
     options: StraightOptions = StraightOptions()

@@ -75,6 +75,9 @@ Seq = Annotated[tuple[T, ...], Strict(False)]
 Pip = Annotated[int, Strict(), Field(ge=0, le=6)]
 """A number on a tile, 0..6."""
 
+TILES: tuple[tuple[int, int], ...] = tuple((high, low) for high in range(7) for low in range(high + 1))
+"""The 28 tiles of a double-six set, each as ``(high, low)``."""
+
 Tile = Annotated[tuple[Pip, Pip], Strict(False), AfterValidator(_high_first)]
 """A tile as ``[high, low]`` with ``6 >= high >= low >= 0``."""
 
@@ -192,6 +195,13 @@ class StraightOptions(WireModel):
     """Seats 0+2 against 1+3; only with 4 players. ``null`` means the default: on for 4 players."""
     target: Annotated[int, Strict(), Field(ge=1, le=10_000)] = 250
     """The score that wins the game."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"partnerships": {"const": True}}, "required": ["partnerships"]},
+            "then": {"properties": {"players": {"const": 4}}},
+        }
+    )
 
     @model_validator(mode="after")
     def _partnerships_need_four(self) -> StraightOptions:
