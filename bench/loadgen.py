@@ -44,6 +44,7 @@ HOST = "127.0.0.1"
 CPUS = sorted(os.sched_getaffinity(0))
 FLAT_ENV = {  # flat and bots: bots act at once, and a seat acting flat out is not a flood
     "BONEYARD_BOT_DELAY_SECONDS": "0",
+    "BONEYARD_BOTS_ONLY_MOVE_SECONDS": "0",
     "BONEYARD_COMMANDS_PER_SECOND": "10000",
     "BONEYARD_COMMAND_BURST": "10000",
 }
