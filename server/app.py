@@ -39,6 +39,7 @@ from boneyard.protocol import (
     Hello,
     Limits,
 )
+from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
@@ -56,7 +57,7 @@ log = logging.getLogger("boneyard.server")
 
 SERVER_NAME = "boneyard/0.1.0"
 
-FEATURES = (FEATURE_BOT_DELAY, FEATURE_PRIVATE_TABLES)
+FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES)
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 
 FULL_COLLECTION_SECONDS = 1800.0

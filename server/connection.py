@@ -348,6 +348,10 @@ class Client(FrameWriter):
     def _chat(self, session: Session, command: Any) -> None:
         self._table(command.table_id).chat(session, command.text)
 
+    def _contribute_seed(self, session: Session, command: Any) -> None:
+        table = self._table(command.table_id)
+        table.contribute(table.seat_of(session), command.seed)
+
     def _get_record(self, session: Session, command: Any) -> None:
         body = self.ctx.lobby.records.reply(command.record_id, command.id)
         if body is None:
@@ -375,6 +379,7 @@ HANDLERS: dict[str, Callable[[Client, Session, Any], None]] = {
     "act": Client._act,
     "chat": Client._chat,
     "get_record": Client._get_record,
+    "contribute_seed": Client._contribute_seed,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

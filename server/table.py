@@ -188,6 +188,7 @@ class Table(PlayingTable):
         )
         session.deliver(body_of(seated))
         session.deliver(self.snapshot_body(seat))
+        self.deal_messages(session)
         log.info("seated", extra=ids(table_id=self.table_id, seat=seat, player_id=session.player_id))
 
     def spectate(self, session: Session, reply_to: CommandId | None) -> None:
@@ -204,6 +205,7 @@ class Table(PlayingTable):
         self._info_packed = None
         session.deliver(self.snapshot_body(None, reply_to))
         if fresh:
+            self.deal_messages(session)
             self.lobby.spectators_changed(self)
 
     def leave(self, session: Session) -> None:

@@ -107,7 +107,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE tables ADD COLUMN bot_delay_ms INTEGER",),
     # 5: the record id of the last game finished at a table (in its description).
     ("ALTER TABLE tables ADD COLUMN record_id TEXT",),
-    # 6: who created a table, and a private table's invite code.
+    # 6: fair deals: the current game's deal algorithm (NULL: a game stored before, dealt by the keyed
+    # dealer from `seed`), the players' contributed seeds (JSON, by seat) and whether the first deal is
+    # made (0: the game still waits for seeds).
+    (
+        "ALTER TABLE tables ADD COLUMN deal_algorithm TEXT",
+        "ALTER TABLE tables ADD COLUMN player_seeds TEXT",
+        "ALTER TABLE tables ADD COLUMN dealt INTEGER NOT NULL DEFAULT 1",
+    ),
+    # 7: who created a table, and a private table's invite code.
     (
         "ALTER TABLE tables ADD COLUMN owner TEXT",
         "ALTER TABLE tables ADD COLUMN invite TEXT",

@@ -20,6 +20,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.registry import game_spec
 from boneyard.server.session import Session
 from boneyard.server.storage.db import StorageError
@@ -87,7 +88,10 @@ def _table(
         session.tables[table] = row.seat
     if stored.seed is not None and stored.status != "waiting":
         actions = [(seat, spec.action_from_record(action), auto) for seat, action, auto in stored.actions]
-        table.replay(stored.games, stored.seed, actions)
+        seeds = GameSeeds.stored(
+            len(table.seats), stored.seed, stored.deal_algorithm, stored.player_seeds, stored.dealt
+        )
+        table.replay(stored.games, seeds, actions)
     else:
         table.games = stored.games
     lobby.tables[table.table_id] = table

@@ -39,7 +39,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "resume_frames": 32,
         },
         heartbeat_seconds=20,
-        features=["bot_delay", "private_tables"],
+        features=["bot_delay", "fair_deals", "private_tables"],
     ),
     command("`identify`, new session", type="identify", id=1, name="ana", resume=None),
     command(
