@@ -145,6 +145,18 @@ def _plain_name(name: str) -> str:
     return name
 
 
+def cleaned_name(name: str, fallback: str = "player") -> str:
+    """``name`` with what :data:`Name` refuses taken out (for names stored before the rule).
+
+    >>> cleaned_name("an\u202ea\u200b "), cleaned_name("\u200b")
+    ('ana', 'player')
+    """
+    kept = "".join(
+        c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Cs") and c not in _BIDI
+    ).strip()[:32]
+    return kept if any(unicodedata.category(c)[0] not in "ZM" for c in kept) else fallback
+
+
 Name = Annotated[str, Strict(), Field(min_length=1, max_length=32), AfterValidator(_plain_name)]
 """A display name: 1-32 characters, something visible, no space around it; no control, bidi or
 invisible formatting characters."""

@@ -106,6 +106,8 @@ async def _check_bindable(loop: asyncio.AbstractEventLoop, host: str, port: int)
     ):
         with socket.socket(family, kind, proto) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's server does
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)  # so does asyncio
             probe.bind(address)
 
 

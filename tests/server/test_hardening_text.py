@@ -3,8 +3,12 @@ overrides and invisible characters are refused, and no human may be named like a
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import msgpack
 import pytest
+from durability_kit import durable
 from server_testkit import Player, running_server
 
 BAD_NAMES = ["bot-1", "Bot-2", "ana\u202e", "\u200b", "a\u200bb", "ana\x1b[31m", " ", "an\u2028a"]
@@ -36,3 +40,18 @@ async def test_chat_with_control_or_invisible_characters_is_refused_and_emoji_se
         assert (await ana.request(type="chat", table_id=table_id, text=family)).type == "ok"
         line = await ana.until(lambda m: m.type == "chat")
         assert line.text == family and line.name == "ana"
+
+
+async def test_names_stored_before_the_rule_are_cleaned_on_restore(tmp_path: Path) -> None:
+    async with durable(tmp_path) as server:
+        ana = await Player.connect(server.url, "ana")
+        created = await ana.request(type="create_table", game="moon", seat=0, bots=[1], turn_seconds=None)
+    connection = sqlite3.connect(tmp_path / "boneyard.db")
+    with connection:
+        connection.execute("UPDATE seats SET name = ? WHERE seat = 0", ("an\u202ea\u200b",))
+        connection.execute("UPDATE sessions SET name = ?", ("an\u202ea\u200b",))
+    connection.close()
+    async with durable(tmp_path) as server:
+        bob = await Player.connect(server.url, "bob")
+        (table,) = (await bob.request(type="list_tables")).tables
+        assert table.table_id == created.table.table_id and table.seats[0].name == "ana"
