@@ -74,6 +74,16 @@ class Limits(WireModel):
     turn for it."""
     resume_frames: Positive | None = None
     """Messages kept per seated session for a resume; a client that missed more gets snapshots."""
+    max_connections: Positive | None = None
+    """Connections the server takes at once (those in their handshake included); beyond: close 4007."""
+    max_tables: Positive | None = None
+    """Tables on the server at once; ``create_table`` beyond: ``unavailable``."""
+    tables_per_address: Positive | None = None
+    """Tables the sessions of one IP address may own at once; beyond: ``unavailable``."""
+    bot_delay_ms: Count | None = None
+    """The server's default pause before a bot moves at a table where a human sits."""
+    bots_only_move_ms: Count | None = None
+    """The pause before each move at a table of bots only (a table's ``bot_delay_ms`` may only slow it)."""
 
 
 FEATURE_BOT_DELAY = "bot_delay"

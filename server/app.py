@@ -201,6 +201,11 @@ class BoneyardServer:
             spectator_chat_per_minute=settings.spectator_chat_per_minute,
             grace_ms=round(settings.grace_seconds * 1000),
             resume_frames=settings.resume_buffer_frames,
+            max_connections=self.max_connections,
+            max_tables=settings.max_tables,
+            tables_per_address=settings.tables_per_address,
+            bot_delay_ms=round(settings.bot_delay_seconds * 1000),
+            bots_only_move_ms=round(settings.bots_only_move_seconds * 1000),
         )
         hello = Hello(
             type="hello",

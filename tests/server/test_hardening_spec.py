@@ -72,6 +72,13 @@ async def test_hello_limits_announce_the_handshake_time_and_the_strikes_before_4
         assert (limits.rate_strikes, limits.chat_per_minute) == (3, server.settings.chat_per_minute)
         assert limits.grace_ms == server.settings.grace_seconds * 1000
         assert limits.resume_frames == server.settings.resume_buffer_frames
+        assert (limits.max_connections, limits.max_tables) == (
+            server.max_connections,
+            server.settings.max_tables,
+        )
+        assert limits.tables_per_address == server.settings.tables_per_address
+        assert limits.bot_delay_ms == server.settings.bot_delay_seconds * 1000
+        assert limits.bots_only_move_ms == server.settings.bots_only_move_seconds * 1000
         assert (await ana.request(type="identify", name="ana")).type == "welcome"
         for _ in range(2):
             assert (await ana.request(type="ping")).type == "pong"
