@@ -112,6 +112,10 @@ class PlayingTable:
     def removed_if_empty(self) -> bool:
         raise NotImplementedError
 
+    def turn_limit(self, seat: Seat) -> int | None:
+        """Seconds ``seat`` has for a turn (``None``: no timer)."""
+        return self.turn_seconds
+
     # -- who is here --------------------------------------------------------------------------------
 
     def listeners(self) -> list[Listener]:
@@ -183,7 +187,8 @@ class PlayingTable:
         humans' seeds, then deal (:meth:`_first_deal`)."""
         fixed = self.lobby.settings.seed
         games = self.games + 1
-        derived = None if fixed is None else f"{fixed}/{self.table_id}/{games}"
+        # The table's number, not its run tag (random per run): a fixed seed replays across runs.
+        derived = None if fixed is None else f"{fixed}/{self.table_id.partition('-')[0]}/{games}"
         seeds = GameSeeds.fresh(len(self.seats), derived)
         self._set_seeds(games, seeds)
         self.status = "playing"
@@ -383,19 +388,25 @@ class PlayingTable:
         settings = self.lobby.settings
         if seat.bot_plays:
             delay = self.bot_delay_ms
-            if not delay and self.bots_only():
-                # Flat out, one move per loop pass, and no faster than moves are committed: a table of
+            pace = settings.bots_only_move_seconds
+            if self.bots_only() and (not delay or delay / 1000 <= pace):
+                # One move per loop pass at most, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
+                # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
+                # of such tables at full speed would take the CPU from every table with people at it.
                 pending = self._timer = AfterCommit(loop, self._bot_move)
-                self.lobby.wal.after_commit(pending)
+                if pace > 0:
+                    loop.call_later(pace, self.lobby.wal.after_commit, pending)
+                else:
+                    self.lobby.wal.after_commit(pending)
             elif seat.auto and seat.connected and not seat.bot:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
                 self._timer = loop.call_later(settings.auto_turn_seconds, self._bot_move)
             else:
                 seconds = settings.bot_delay_seconds if delay is None else delay / 1000
                 self._timer = loop.call_later(seconds, self._bot_move)
-        elif self.turn_seconds is not None:
-            seconds = self.turn_seconds if seconds is None else seconds
+        elif (limit := self.turn_limit(seat)) is not None:
+            seconds = limit if seconds is None else seconds
             self._deadline = loop.time() + seconds
             self._timer = loop.call_later(seconds, self._time_out)
             self.lobby.wal.deadline(self, time.time() + seconds)

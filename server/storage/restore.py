@@ -20,6 +20,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from boneyard.protocol.values import cleaned_name
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.registry import game_spec
 from boneyard.server.session import Session
@@ -46,7 +47,9 @@ def restore(lobby: Lobby, tables: list[StoredTable], sessions: dict[str, StoredS
         if table.status == "playing":
             left = None
             if stored.deadline is not None and stored.deadline_move == table.moves:
-                left = max(0.0, stored.deadline - now)
+                # The clock ran while the server was down: the player gets at least the grace period
+                # to reconnect before anything is played for them.
+                left = max(lobby.settings.grace_seconds, stored.deadline - now)
             turns.append((table, left))
     lobby.continue_ids([t.table_id for t in tables], [s.player_id for s in restored.values()])
     for session in restored.values():
@@ -65,10 +68,12 @@ def _table(
     table = Table(lobby, stored.table_id, spec, spec.options_from_dict(stored.options), stored.turn_seconds)
     table.status = stored.status
     table.rematch = set(stored.rematch)
+    table.owner, table.invite = stored.owner, stored.invite
     table.bot_delay_ms, table.record_id = stored.bot_delay_ms, stored.record_id
     for row in stored.seats:
         seat = table.seats[row.seat]
-        seat.name, seat.bot, seat.auto, seat.timeouts = row.name, row.bot, row.auto, row.timeouts
+        name = None if row.name is None else cleaned_name(row.name)  # stored before names were checked
+        seat.name, seat.bot, seat.auto, seat.timeouts = name, row.bot, row.auto, row.timeouts
         if row.token is None:
             continue
         session = restored.get(row.token)
@@ -99,7 +104,7 @@ def _table(
 def _session(lobby: Lobby, stored: StoredSession) -> Session:
     """A session that holds seats and a token, with its message log if the server stopped gracefully
     (without one, its first resume gets snapshots)."""
-    session = Session(stored.player_id, stored.name, lobby.settings.resume_buffer_frames)
+    session = Session(stored.player_id, cleaned_name(stored.name), lobby.settings.resume_buffer_frames)
     session.token = stored.token
     if stored.log is not None:
         session.start_log()

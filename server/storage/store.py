@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from boneyard.server.table import Table
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
-        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
         deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
@@ -151,6 +151,8 @@ class DurableLog:
             table.bot_delay_ms,
             table.record_id,
             *(table.seeds.columns() if table.seeds is not None else (None, None, True)),
+            table.owner,
+            table.invite,
         )
         seats = tuple(
             (table_id, s.index, s.name, s.bot, s.auto, s.session.token if s.session else None, s.timeouts)
@@ -259,6 +261,8 @@ class StoredTable:
     player_seeds: str | None = None
     """The players' contributed seeds, JSON (see :class:`~server.fairdeal.GameSeeds`)."""
     dealt: bool = True
+    owner: str | None = None
+    invite: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,10 +307,13 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deal_algorithm=row[12],
             player_seeds=row[13],
             dealt=bool(row[14]),
+            owner=row[15],
+            invite=row[16],
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt FROM tables"
+            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite"
+            " FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
@@ -323,10 +330,10 @@ def _unpacked(blob: bytes | None) -> tuple[bytes, ...] | None:
 
 
 def id_number(identifier: str) -> int:
-    """The number in an id like ``t12`` or ``p7`` (0 if there is none).
+    """The number in an id like ``t12`` or ``p7-k2x9q0ab`` (0 if there is none).
 
-    >>> id_number("t12"), id_number("p7"), id_number("x")
+    >>> id_number("t12"), id_number("p7-k2x9q0ab"), id_number("x")
     (12, 7, 0)
     """
-    digits = identifier[1:]
+    digits = identifier[1:].partition("-")[0]
     return int(digits) if digits.isdigit() else 0
