@@ -160,7 +160,7 @@ TABLE_MISTAKES = [
     ("12 sideways", "after a tile, name an end"),
     ("77", "there are choices 1 to"),
     ("42", "[4|2] is not a legal move now"),
-    ("join t1 1", "you already hold a seat at this table (already_seated)"),  # the server's, in words
+    ("join {table} 1", "you already hold a seat at this table (already_seated)"),  # the server's, in words
 ]
 
 
@@ -188,6 +188,7 @@ async def test_every_bad_input_is_one_line_and_the_app_goes_on(seeded: Any) -> N
         )
         await until(pilot, lambda: my_turn(app), what="our turn")
         for text, said in TABLE_MISTAKES:
+            text = text.format(table=app.controller.current)
             await type_text(pilot, text)
             await until(pilot, lambda s=said: s in app.status_text, what=text)
             assert app.is_running and isinstance(app.screen, TableScreen), text

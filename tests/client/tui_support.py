@@ -26,13 +26,15 @@ SEED = 11
 
 @pytest.fixture
 async def seeded(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
-    """A seeded server on loopback; record ids count up (the real ones are random, and show on screen)."""
+    """A seeded server on loopback; record ids count up and the run tag in table ids is fixed (the real
+    ones are random, and they show on screen)."""
+    from boneyard.server import lobby
     from boneyard.server.app import BoneyardServer
-    from boneyard.server.lobby import Lobby
     from boneyard.server.settings import Settings
 
     numbers = itertools.count(1)
-    monkeypatch.setattr(Lobby, "new_record_id", lambda self: f"rec{next(numbers)}")
+    monkeypatch.setattr(lobby.Lobby, "new_record_id", lambda self: f"rec{next(numbers)}")
+    monkeypatch.setattr(lobby, "run_tag", lambda: "snap")
     settings = Settings(
         host="127.0.0.1", port=0, durable=False, bot_delay_seconds=0, log_level="warning", seed=SEED,
         deal_seed_wait_ms=0,  # the deals from the seed alone (still committed to): the same every run
