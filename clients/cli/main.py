@@ -38,6 +38,12 @@ def _turn(value: str) -> int | None:
     return int(value)
 
 
+def _bot_delay(value: str) -> int:
+    if not value.isdigit() or not 0 <= int(value) <= 10_000:
+        raise argparse.ArgumentTypeError("0 to 10000 milliseconds")
+    return int(value)
+
+
 def _pause(value: str) -> float:
     try:
         seconds = float(value)
@@ -90,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--target", type=int, help="points to win (moon 21, straight 250)")
     play.add_argument("--turn", type=_turn, default=60, metavar="SECONDS", help="turn time, or none")
+    play.add_argument(
+        "--bot-delay", type=_bot_delay, metavar="MS", help="milliseconds before each bot move (0..10000)"
+    )
     common(play)
 
     replay = sub.add_parser("replay", help="step through a finished game's record")
@@ -187,6 +196,8 @@ async def _play(args: argparse.Namespace) -> int:
     options, players = play_options(args)
     table = {"game": args.game, "options": options, "bots": list(range(1, players)),
              "turn_seconds": args.turn, "seat": 0}  # fmt: skip
+    if args.bot_delay is not None:
+        table["bot_delay_ms"] = args.bot_delay
     if args.server:
         return await _session(args.server, args, table)
     async with local_server() as url:

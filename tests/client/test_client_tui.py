@@ -208,3 +208,17 @@ async def test_no_colour_and_the_bell(seeded: Any) -> None:
         rgb = {c: [int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in colours}
         tinted = [c for c, (r, g, b) in rgb.items() if max(r, g, b) - min(r, g, b) > 8]
         assert colours and not tinted, tinted  # black, white and greys only
+
+
+async def test_a_bots_only_table_created_to_be_watched(seeded: Any) -> None:
+    """`create ... seat=none delay=MS`: the client watches it; the bots play at the creator's pace."""
+    app = await make_app(seeded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        await type_text(pilot, "create moon bots=0,1,2 seat=none delay=20 target=1")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=40)
+        mirror = app.controller.mirror
+        assert mirror is not None and mirror.seat is None and mirror.table is not None
+        assert mirror.table.bot_delay_ms == 20
+        log = tui_support.log_text(app)
+        assert log.count("takes the trick") >= 7 and "Game over" in log

@@ -281,7 +281,10 @@ class Controller:
     async def create(self, request: dict[str, Any]) -> None:
         """Create a table from checked form fields (:func:`.forms.validate_create`) and look at it."""
         created = await self.client.create_table(**request)
-        self.current = created.table.table_id
+        table_id = created.table.table_id
+        if request.get("seat", 0) is None:  # created to be watched (e.g. bots only): watch it
+            await self.client.spectate(table_id)
+        self.current = table_id
 
     def record_id(self) -> str | None:
         mirror = self.mirror
