@@ -7,10 +7,10 @@ import re
 from typing import Any
 
 import tui_support
-from textual.widgets import Input
+from textual.widgets import Input, Markdown
 from tui_support import click_action, click_tile, make_app, my_turn, table, type_text, until
 
-from boneyard.clients.cli.tui.screens import GameOverScreen, HandResultScreen
+from boneyard.clients.cli.tui.screens import GameOverScreen, HandResultScreen, HelpScreen, RulesScreen
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.tui.widgets import HandBar
 from boneyard.clients.cli.ui.choices import action_text, choices
@@ -23,6 +23,16 @@ async def test_a_whole_moon_hand_by_keyboard(seeded: Any) -> None:
     rng = random.Random(1)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and my_turn(app))
+        await pilot.press("question_mark")  # `?` on an empty command line: the keys and commands
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert "Keys at the table" in str(app.screen.query_one("#help-text").render())
+        await pilot.press("escape")
+        await type_text(pilot, "rules")  # the rules of the game at this table, from docs/RULES.md
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        rules = app.screen.query_one("#rules-text", Markdown).source
+        assert "Three-Player Moon" in rules and "Straight Dominoes" not in rules
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         ways = {"number": 0, "arrows": 0, "tile": 0, "words": 0}
         while not isinstance(app.screen, HandResultScreen):
             await until(pilot, lambda: my_turn(app) or isinstance(app.screen, HandResultScreen))

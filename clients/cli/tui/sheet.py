@@ -47,7 +47,7 @@ def sheet_text(mirror: TableMirror, width: int = 40, last: int | None = None) ->
     if not hands:
         return Text("No hand scored yet.", "dim")
     n = len(hands[0].scores)
-    col = max(5, min(8, (width - 8) // n))
+    col = max(5, min(8, (width - 7) // n))
     sides = [name[: col - 1] for name in _sides(mirror, n)]
     pad = max(0, width - col * n - 1)
     out = Text(no_wrap=True, overflow="ellipsis")
