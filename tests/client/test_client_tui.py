@@ -10,7 +10,13 @@ import tui_support
 from textual.widgets import Input, Markdown
 from tui_support import click_action, click_tile, make_app, my_turn, table, type_text, until
 
-from boneyard.clients.cli.tui.screens import GameOverScreen, HandResultScreen, HelpScreen, RulesScreen
+from boneyard.clients.cli.tui.screens import (
+    ConfirmScreen,
+    GameOverScreen,
+    HandResultScreen,
+    HelpScreen,
+    RulesScreen,
+)
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.tui.widgets import HandBar
 from boneyard.clients.cli.ui.choices import action_text, choices
@@ -232,3 +238,19 @@ async def test_a_bots_only_table_created_to_be_watched(seeded: Any) -> None:
         assert mirror.table.bot_delay_ms == 20
         log = tui_support.log_text(app)
         assert log.count("takes the trick") >= 7 and "Game over" in log
+
+
+async def test_leaving_a_game_in_progress_asks_first(seeded: Any) -> None:
+    app = await make_app(seeded, table("moon"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and my_turn(app))
+        await type_text(pilot, "leave")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")  # no: still at the table
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.controller.current is not None
+        await type_text(pilot, "leave")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        assert app.controller.current is None

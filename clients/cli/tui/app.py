@@ -57,6 +57,8 @@ STYLES = {
 LOBBY_NEWS = ("lobby_changed", "table_created", "table_updated", "table_removed", "table_list")
 """Messages about the lobby: their lines go to the lobby's log, not a table's."""
 
+LEAVE_QUESTION = "Leave the game in progress? The server plays your seat. (y/n)"
+
 LOW_TIME = 10.0
 """Seconds left on your clock when the bell rings a second time."""
 
@@ -259,6 +261,14 @@ class BoneyardApp(App[int]):
             self.action_rules()
         elif words in ("quit", "exit", "q"):
             await self.action_quit_app()
+        elif words == "leave" and self._in_game():
+            line = text
+
+            async def answer(yes: bool | None) -> None:
+                if yes:
+                    await self.controller.execute(line)
+
+            self.push_screen(ConfirmScreen(LEAVE_QUESTION), answer)
         else:
             await self.controller.execute(text)
 
@@ -276,18 +286,20 @@ class BoneyardApp(App[int]):
         game = mirror.table.game if mirror is not None and mirror.table is not None else None
         self.push_screen(RulesScreen(game))
 
-    async def action_quit_app(self) -> None:
+    def _in_game(self) -> bool:
+        """Seated at a game still being played, by us (not the bot): leaving then asks first."""
         mirror = self.controller.mirror
         playing = mirror is not None and mirror.seat is not None and mirror.view is not None
-        if playing and mirror is not None and mirror.game_over is None and not self.controller.auto:
+        return playing and mirror is not None and mirror.game_over is None and not self.controller.auto
+
+    async def action_quit_app(self) -> None:
+        if self._in_game():
 
             def answer(yes: bool | None) -> None:
                 if yes:
                     self.stop(0)
 
-            self.push_screen(
-                ConfirmScreen("Leave the game in progress? The server plays your seat. (y/n)"), answer
-            )
+            self.push_screen(ConfirmScreen(LEAVE_QUESTION), answer)
             return
         self.stop(0)
 

@@ -52,7 +52,8 @@ def _seat_flags(mirror: TableMirror, seat: int) -> str:
     return "connected" if info.connected else "away"
 
 
-FLAGS = {"connected": "", "away": "away", "auto": "auto", "bot": "bot", "empty": "empty"}
+FLAGS = {"connected": "●", "away": "away", "auto": "auto", "bot": "bot", "empty": "empty"}
+"""A seat's state: ``●`` a connected player, ``away``, ``auto`` (the server plays it), ``bot``."""
 
 
 class Players(MirrorWidget):
@@ -89,7 +90,7 @@ class Players(MirrorWidget):
             flags = FLAGS.get(_seat_flags(mirror, seat), "")
             if flags:
                 out.append("  ")
-                out.append(flags, "yellow")
+                out.append(flags, "green" if flags == "●" else "yellow")
             if turn and self.seconds is not None:
                 out.append("  ")
                 out.append(f"{int(self.seconds)} s", "bold red" if self.seconds <= 10 else "bold")
