@@ -166,7 +166,7 @@ def test_a_whole_moon_hand_in_a_terminal() -> None:
         os.close(term.fd)
     assert code == 0, screen.text()
     assert b"Traceback" not in term.raw
-    assert "Moon · table" in final and "tester (you)" in final
+    assert "Moon · t" in final and "tester (you)" in final
     assert "tricks" in final or "tr " in final
     log = ANSI.sub(b"", term.raw).decode(errors="replace")
     assert "takes the trick" in log
@@ -242,7 +242,7 @@ def test_replay_full_screen_steps_through_a_record(tmp_path: Path) -> None:
 
     try:
         first = after("", "[1/")
-        assert "Moon · table replay · hand 1" in first and "the deal" in first
+        assert "Moon · replay · hand 1" in first and "the deal" in first
         after("\r", "[2/")  # Enter: the next step
         after("\x1b[D", "[1/")  # ←: back
         shown = after("n", "Hand 2: the deal")  # the next hand: the sheet has the first hand's bid

@@ -19,15 +19,16 @@ from boneyard.protocol.game import MoonHandScored
 
 KEYS = """\
 Keys at the table
-  1..9, then Enter   choose that tile of your hand (or that action when not playing tiles)
-  ← →  and  Enter    move along your hand, play the highlighted tile
-  mouse              click a tile, or an action (bid, pass, trump, draw)
-  64  6-4  64 left   name a tile (and a Straight end: left, right, up, down)
+  1..9 Enter      that tile of your hand (or that action, when not tiles)
+  ← → Enter       move along your hand; play the highlighted tile
+  mouse           click a tile, or an action (bid, pass, trump, draw)
+  64  6-4  64 l   name a tile (and a Straight end: left right up down)
   bid 5  pass  trump 6  trump doubles  draw
-  ?                  this help        Esc  close a window
-Commands (type them): say TEXT · rules · rematch · record · leave · auto on|off · tables · quit
-In the lobby: create moon bots=1,2 turn=30 · create straight players=4 bots=1,2,3 · join TABLE SEAT ·
-  watch TABLE   (or fill in the form and press Create; Enter on a table in the list watches it)"""
+  ?  help         Esc  close a window
+Commands: say TEXT · rules · rematch · record · leave · auto on|off
+          tables · quit
+In the lobby: create moon bots=1,2 turn=30 · join TABLE SEAT
+          watch TABLE · or fill in the form and press Create"""
 
 
 class Dismissable(ModalScreen[str]):

@@ -48,20 +48,23 @@ class CommandLine(Input):
 
 
 def title_text(mirror: TableMirror | None, connected: bool) -> Text:
+    """The title line; what matters most first (a narrow screen cuts the end)."""
     if mirror is None or mirror.view is None:
         table = mirror.table_id if mirror is not None else "?"
         return Text(f"Table {table}: waiting for players", "bold")
     view = mirror.view
+    out = Text(no_wrap=True, overflow="ellipsis")
+    if not connected:
+        out.append("reconnecting… ", "bold red")
+    if view.to_move is None:
+        out.append("game over · ", "bold")
+    elif mirror.my_turn:
+        out.append(" YOUR TURN ", "bold reverse")
+        out.append(" ")
     game = "Moon" if view.game == "moon" else "Straight"
-    out = Text(f"{game} · table {mirror.table_id} · hand {view.hand_number + 1} · to {view.target}", "bold")
+    out.append(f"{game} · {mirror.table_id} · hand {view.hand_number + 1} · to {view.target}", "bold")
     if mirror.seat is None:
         out.append("  (watching)", "dim")
-    if view.to_move is None:
-        out.append("  · game over", "bold")
-    elif mirror.my_turn:
-        out.append("  · YOUR TURN", "bold reverse")
-    if not connected:
-        out.append("  · reconnecting…", "bold red")
     return out
 
 
