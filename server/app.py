@@ -26,7 +26,6 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
-from websockets.protocol import State
 from websockets.typing import Subprotocol
 
 from boneyard.protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
@@ -208,7 +207,7 @@ class BoneyardServer:
             await asyncio.wait_for(self._server.wait_closed(), self.settings.shutdown_seconds)
         except TimeoutError:
             for client in list(self._clients):
-                client.ws.transport.abort()
+                client.ws.abort()
             await asyncio.wait_for(self._server.wait_closed(), 1.0)
         finally:
             for task in (self._heartbeat, self._gc_keeper):
@@ -240,6 +239,7 @@ class BoneyardServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         assert self._ctx is not None
+        assert isinstance(ws, BoneyardConnection)  # the server creates only these (``create_connection``)
         try:
             await self._serve(Client(ws, self._ctx))
         finally:
@@ -255,9 +255,7 @@ class BoneyardServer:
             client.close_with(4007, "the server is at its connection limit")
             return
         if self.settings.socket_send_buffer is not None:
-            sock = ws.transport.get_extra_info("socket")
-            if sock is not None:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.socket_send_buffer)
+            ws.socket_option(socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.socket_send_buffer)
         self._clients.add(client)
         self.metrics.connections.inc()
         try:
@@ -286,14 +284,12 @@ class BoneyardServer:
     @staticmethod
     def _ping(client: Client) -> None:
         ws = client.ws
-        if not isinstance(ws, BoneyardConnection) or client.closing or ws.protocol.state is not State.OPEN:
+        if client.closing or not ws.is_open():
             return
         if not ws.ponged:
             client.close_with(4006, "websocket pings went unanswered")
             return
-        ws.ponged = False
-        ws.protocol.send_ping(b"hb")
-        ws.send_data()
+        ws.ping_now()
 
     async def _keep_gc_short(self) -> None:
         """Keep garbage collections short: freeze every object each ``gc_freeze_seconds``.

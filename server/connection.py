@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from boneyard.protocol import (
@@ -62,7 +61,7 @@ class Client(FrameWriter):
 
     __slots__ = ("_bad", "_stamp", "_strikes", "_tokens", "ctx", "seq", "session")
 
-    def __init__(self, ws: ServerConnection, ctx: ServerContext) -> None:
+    def __init__(self, ws: BoneyardConnection, ctx: ServerContext) -> None:
         settings = ctx.lobby.settings
         super().__init__(ws, ctx.outbox, settings.send_queue_frames)
         self.ctx = ctx
@@ -112,7 +111,6 @@ class Client(FrameWriter):
         self.send(ctx.hello)
         ctx.outbox.flush()
         handshake = ws.loop.call_later(ctx.lobby.settings.handshake_seconds, self._handshake_over)
-        assert isinstance(ws, BoneyardConnection)  # the server creates only these (``create_connection``)
         ws.direct = self._direct  # frames are handled as they are parsed (server.wsconnection)
         try:
             while not self.closing:
