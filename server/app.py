@@ -30,6 +30,7 @@ from websockets.typing import Subprotocol
 
 from boneyard.protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
 from boneyard.server.connection import Client, ServerContext
+from boneyard.server.host import LoopClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
@@ -124,7 +125,9 @@ class BoneyardServer:
         settings = self.settings
         storage = self.storage
         self._stopped = asyncio.Event()
-        self.lobby = Lobby(settings, self.metrics, self.store, loop, storage.log if storage else NO_LOG)
+        self.lobby = Lobby(
+            settings, self.metrics, self.store, LoopClock(loop), storage.log if storage else NO_LOG
+        )
         limits = Limits(
             max_frame_bytes=settings.max_frame_bytes,
             commands_per_second=settings.commands_per_second,
@@ -144,7 +147,7 @@ class BoneyardServer:
         gate = storage.journal if storage else None
         self._ctx = ServerContext(self.lobby, Outbox(loop, gate), decode_limits, body_of(hello))
         if storage is not None:
-            restore(self.lobby, *storage.load())
+            restore(self.lobby, *storage.load(), self.lobby.clock.wall())
             storage.log.logs_restored()
         self._server = await serve(
             self._handle,

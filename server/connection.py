@@ -321,14 +321,13 @@ class Client(FrameWriter):
         self._table(command.table_id).request_rematch(session)
 
     def _act(self, session: Session, command: Any) -> None:
-        table = self._table(command.table_id)
-        table.act(session, table.seat_of(session), command.action)
+        self._table(command.table_id).act(session, command.action)
 
     def _chat(self, session: Session, command: Any) -> None:
         self._table(command.table_id).chat(session, command.text)
 
     def _get_record(self, session: Session, command: Any) -> None:
-        record = self.ctx.lobby.store.get(command.record_id)
+        record = self.ctx.lobby.records.get(command.record_id)
         if record is None:
             raise CommandError("no_such_record", f"no finished game has the record {command.record_id}")
         message = RecordMessage(

@@ -16,15 +16,15 @@ keep a log at all.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from collections import deque
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from boneyard.server.wire import stamp
 
-if TYPE_CHECKING:
-    from boneyard.server.table import Table
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
 
 
 class Peer(Protocol):
@@ -33,8 +33,26 @@ class Peer(Protocol):
     def write(self, frame: bytes) -> None: ...
 
 
+class Place(Protocol):
+    """A table as the sessions at it know it (``boneyard.server.table.Table``, not imported here)."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    def snapshot_body(self, viewer: int | None) -> bytes: ...
+
+    def seat_connected(self, seat: int) -> None: ...
+
+    def seat_disconnected(self, seat: int) -> None: ...
+
+    def seat_away(self, seat: int) -> None: ...
+
+    def abandon(self, session: Session) -> None: ...
+
+
 class Session:
-    """One identified player. ``tables`` maps each table they are at to their seat (``None``: watching)."""
+    """One identified player. ``tables`` maps each table they are at to their seat (``None``: watching);
+    only a table's :class:`~boneyard.server.seats.Roster` writes it."""
 
     __slots__ = (
         "_log_frames",
@@ -59,8 +77,8 @@ class Session:
         self.token: str | None = None
         self.log: deque[bytes] | None = None
         self._log_frames = log_frames
-        self.tables: dict[Table, int | None] = {}
-        self.timer: asyncio.TimerHandle | None = None
+        self.tables: dict[Place, int | None] = {}
+        self.timer: Cancellable | None = None
         """The grace or expiry timer of a dropped session."""
         self.chat_tokens = -1.0
         self.chat_stamp = 0.0
@@ -87,7 +105,7 @@ class Session:
             return None
         return list(itertools.islice(log, len(log) - missed, None))
 
-    def seats(self) -> list[tuple[Table, int]]:
+    def seats(self) -> list[tuple[Place, int]]:
         """The seats this session holds, as ``(table, seat)``."""
         return [(t, s) for t, s in self.tables.items() if s is not None]
 

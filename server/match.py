@@ -1,4 +1,8 @@
-"""The game half of a table: the engine, turns, the turn timer, bots, the events fan-out, the record.
+"""One game at a table: the engine, its seed and moves, the turn timer, bots, the events fan-out, the record.
+
+A :class:`Match` is owned by its :class:`~boneyard.server.table.Table` (a rematch is a new match)
+and sees the table through :class:`Room` and the server through
+:class:`~boneyard.server.host.TableHost`: it imports neither the table nor the lobby.
 
 Everything here runs synchronously from a command or a timer callback to the last frame queued, and
 nothing awaits, so a table handles its commands strictly one at a time (the event loop runs one
@@ -15,171 +19,120 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-import time
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from boneyard.server.errors import CommandError
 from boneyard.server.games.base import Engine, Event, IllegalAction
-from boneyard.server.games.dealers import KeyedDealer, new_seed
+from boneyard.server.games.dealers import KeyedDealer
 from boneyard.server.games.registry import GameSpec
+from boneyard.server.host import Cancellable, Clock, TableHost
 from boneyard.server.logs import ids
 from boneyard.server.records import validated
-from boneyard.server.seats import Seat
+from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
-from boneyard.server.wire import EventEncoder, body_of_dict, engine_action, wire_action
-
-if TYPE_CHECKING:
-    import asyncio
-
-    from boneyard.server.lobby import Lobby
+from boneyard.server.wire import EventEncoder, body_of_dict, engine_action, view_model, wire_action
 
 log = logging.getLogger("boneyard.table")
 
-Listener = tuple[Session, int | None]
-"""A session at the table and what it may see: its seat, or ``None`` for a spectator."""
+
+class Room(Protocol):
+    """The table as its match sees it."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def turn_seconds(self) -> int | None: ...
+    @property
+    def roster(self) -> Roster: ...
+
+    def changed(self) -> None:
+        """The table's public description changed (``table_updated``; written down)."""
+        ...
+
+    def stored(self) -> None:
+        """Something durable but not public changed (a seat's timeouts): write the table down."""
+        ...
+
+    def seat_status(self, seat: Seat) -> None:
+        """A seat's connection or auto-play changed: ``seat_status`` to everyone, then ``changed``."""
+        ...
+
+    def game_over(self) -> None:
+        """The game is over (its record is stored and ``game_over`` sent)."""
+        ...
 
 
-class PlayingTable:
-    """Runs the games of one table (the lobby-facing half is :class:`boneyard.server.table.Table`)."""
+class Match:
+    """Game number ``number`` at a table, dealt by a keyed dealer from ``seed``."""
 
     __slots__ = (
         "_deadline",
         "_events",
         "_timer",
         "engine",
-        "games",
-        "lobby",
+        "host",
         "moves",
-        "options",
+        "number",
+        "room",
         "seats",
         "seed",
         "spec",
-        "spectators",
-        "status",
-        "table_id",
-        "turn_seconds",
     )
 
     def __init__(
-        self, lobby: Lobby, table_id: str, spec: GameSpec, options: Any, turn_seconds: int | None
+        self, host: TableHost[Any], room: Room, spec: GameSpec, options: Any, number: int, seed: str
     ) -> None:
-        self.lobby = lobby
-        self.table_id = table_id
+        self.host = host
+        self.room = room
         self.spec = spec
-        self.options = options
-        self.turn_seconds = turn_seconds
-        self.seats = [Seat(i) for i in range(spec.players_of(options))]
-        self.spectators: set[Session] = set()
-        self.status = "waiting"
-        self.engine: Engine | None = None
-        self.games = 0
-        """Games started at this table (rematches included)."""
-        self.seed: str | None = None
-        """The current game's dealer seed: secret, stored, so that a restart deals the same tiles."""
+        self.seats = room.roster.seats
+        self.number = number
+        """Games started at the table, this one included (rematches count)."""
+        self.seed = seed
+        """The dealer seed: secret, stored, so that a restart deals the same tiles."""
         self.moves = 0
-        """Actions accepted in the current game."""
-        self._events = EventEncoder(spec.name, table_id)
-        self._timer: asyncio.TimerHandle | asyncio.Handle | AfterCommit | None = None
+        """Actions accepted so far."""
+        self.engine: Engine = spec.new_game(options, KeyedDealer(seed))
+        self._events = EventEncoder(spec.name, room.table_id)
+        self._timer: Cancellable | AfterCommit | None = None
         self._deadline: float | None = None
-        """Loop time by which the (human) seat to move must act; ``None``: no timer running."""
+        """Clock time by which the (human) seat to move must act; ``None``: no timer running."""
 
-    # -- hooks the lobby-facing half provides -------------------------------------------------------
-
-    def changed(self) -> None:
-        """The table's public description changed (push ``table_updated``)."""
-        raise NotImplementedError
-
-    def stored(self) -> None:
-        """Something durable but not public changed (a seat's timeouts): write the table down."""
-        raise NotImplementedError
-
-    def snapshot_body(self, viewer: int | None, reply_to: Any = None) -> bytes:
-        raise NotImplementedError
-
-    def removed_if_empty(self) -> bool:
-        raise NotImplementedError
-
-    # -- who is here --------------------------------------------------------------------------------
-
-    def listeners(self) -> list[Listener]:
-        out: list[Listener] = [(s.session, s.index) for s in self.seats if s.session is not None]
-        out.extend((spectator, None) for spectator in self.spectators)
-        return out
-
-    def broadcast(self, body: bytes) -> None:
-        for session, _ in self.listeners():
-            session.deliver(body)
-
-    def bots_only(self) -> bool:
-        return all(seat.session is None for seat in self.seats)
+    # -- what the table asks of its game ------------------------------------------------------------
 
     def time_left_ms(self) -> int | None:
         if self._deadline is None:
             return None
-        return max(0, int((self._deadline - self.lobby.loop.time()) * 1000))
+        return max(0, int((self._deadline - self.host.clock.time()) * 1000))
 
-    def seat_status(self, seat: Seat) -> None:
-        """Tell the table a seat's connection or auto-play changed (and the lobby, via ``changed``)."""
-        self.broadcast(
-            body_of_dict(
-                {
-                    "type": "seat_status",
-                    "seq": 1,
-                    "table_id": self.table_id,
-                    "seat": seat.index,
-                    "connected": seat.connected,
-                    "auto": seat.auto,
-                }
-            )
-        )
-        self.changed()
+    def view_model(self, viewer: int | None) -> Any:
+        """The engine's view for ``viewer`` as a protocol model (no legal actions during a hand-over)."""
+        hand_over = viewer is not None and self.seats[viewer].handing_over
+        return view_model(self.spec.name, self.engine.view(viewer), hide_actions=hand_over)
 
-    # -- a game's life ------------------------------------------------------------------------------
-
-    def _deal(self, games: int, seed: str | None) -> Engine:
-        """Game number ``games``, dealt by a keyed dealer: from a fresh secret seed, or ``settings.seed``."""
-        fixed = self.lobby.settings.seed
-        if seed is None:
-            seed = new_seed() if fixed is None else f"{fixed}/{self.table_id}/{games}"
-        self.games, self.seed, self.moves = games, seed, 0
-        self.engine = self.spec.new_game(self.options, KeyedDealer(seed))
-        return self.engine
-
-    def replay(self, games: int, seed: str, actions: Iterable[tuple[int, Any, bool]]) -> None:
-        """A restore: deal game ``games`` again from its seed and replay its actions (nothing is sent)."""
-        engine = self._deal(games, seed)
+    def replay(self, actions: Iterable[tuple[int, Any, bool]]) -> None:
+        """A restore: replay the stored actions through the fresh engine (nothing is sent or written)."""
         for seat, action, auto in actions:
-            engine.apply(seat, action, auto=auto)
+            self.engine.apply(seat, action, auto=auto)
             self.moves += 1
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
         deadline: ``seconds_left``; ``None``, a whole turn)."""
-        if self.engine is not None and self.engine.to_move is not None:
+        if self.engine.to_move is not None:
             self._schedule(self.seats[self.engine.to_move], seconds_left)
 
-    def start_game(self) -> None:
-        """Every seat is held: deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
-        engine = self._deal(self.games + 1, None)
-        self.status = "playing"
-        for seat in self.seats:
-            seat.timeouts = 0
-        self.changed()
-        for session, viewer in self.listeners():
-            session.deliver(self.snapshot_body(viewer))
-        self._fan_out(engine.opening_events())
+    def start(self) -> None:
+        """The opening events to everyone, then the first turn."""
+        self._fan_out(self.engine.opening_events())
         self._next_turn()
-        log.info("game started", extra=ids(table_id=self.table_id))
 
-    def act(self, session: Session, seat: int, action_model: Any) -> None:
-        """A player's ``act``: the engine alone decides; an error changes nothing."""
-        if self.lobby.stopping:
-            raise CommandError("unavailable", "the server is shutting down: resume when it is back")
+    def act(self, seat: int, action_model: Any) -> None:
+        """A player's ``act`` (the table checked the server is not stopping): the engine alone decides;
+        an error changes nothing."""
         engine = self.engine
-        if engine is None:
-            raise CommandError("not_your_turn", "the game has not started")
         holder = self.seats[seat]
         if holder.handing_over:
             raise CommandError("not_your_turn", "the bot plays this seat until the hand ends")
@@ -194,52 +147,68 @@ class PlayingTable:
             events = self._commit(seat, action, auto=False)
         except IllegalAction as error:
             raise CommandError(error.code, str(error)) from None  # type: ignore[arg-type]
-        self.lobby.metrics.action("player")
+        self.host.metrics.action("player")
         if holder.auto:  # acting takes the seat back from the server
             holder.auto = False
             holder.timeouts = 0
-            self.seat_status(holder)
+            self.room.seat_status(holder)
         elif holder.timeouts:
             holder.timeouts = 0
-            self.stored()
+            self.room.stored()
         self._after(events)
+
+    def remind_turn(self, session: Session, seat: int) -> None:
+        """After a resume: the player's turn again, if they are to move, with the time really left."""
+        if self.engine.to_move == seat:
+            session.deliver(self._turn_body(seat, seat))
+
+    def restart_turn(self, seat: Seat) -> None:
+        """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
+        if self.engine.to_move == seat.index:
+            self._next_turn()
+
+    def stop(self) -> None:
+        """Stop the timer for good (game over, shutdown, removal): no bot moves, no timeouts."""
+        self._cancel_timer()
+
+    # -- the game's life ----------------------------------------------------------------------------
 
     def _commit(self, seat: int, action: Any, *, auto: bool) -> list[Event]:
         """The one door every accepted action goes through.
 
         Once the engine has accepted the action, and before anyone hears of it, it is written
-        ahead (``lobby.wal``): its events' frames go out only once it is committed, and a restarted
+        ahead (``host.table_log``): its events' frames go out only once it is committed, and a restarted
         server replays it.
         """
-        assert self.engine is not None
         events = self.engine.apply(seat, action, auto=auto)
-        self.lobby.wal.action(self, seat, action, auto)
+        self.host.table_log.action(self.room.table_id, self.number, self.moves, seat, action, auto)
         self.moves += 1
         return events
 
     def _after(self, events: list[Event], *, auto: bool = False) -> None:
         engine = self.engine
-        assert engine is not None
         record_id = self._store_record() if engine.is_over else None
         self._fan_out(events, record_id, auto)
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:
-            self._finish()
+            self._cancel_timer()
+            self.room.game_over()
         else:
             self._next_turn()
 
     def _finish_hand_overs(self) -> None:
+        """A hand ended: the bots playing on for players who took their seats hand them over."""
         handed = [seat for seat in self.seats if seat.handing_over]
         for seat in handed:
             seat.bot = False
         if handed:
-            self.changed()
+            self.room.changed()
 
     def _fan_out(self, events: list[Event], record_id: str | None = None, auto: bool = False) -> None:
         """Each event to each listener as that listener may see it; each distinct form encoded once
         (``auto``: they are the events of an action the server took for a player)."""
-        listeners = self.listeners()
+        listeners = self.room.roster.listeners()
         if not listeners:
             return
         encode = partial(self._events.body, auto=auto)
@@ -261,13 +230,11 @@ class PlayingTable:
 
     def _next_turn(self) -> None:
         """Start the seat to move's turn (timer or bot) and send everyone ``turn``."""
-        engine = self.engine
-        assert engine is not None
-        mover = engine.to_move
+        mover = self.engine.to_move
         if mover is None:
             return
         self._schedule(self.seats[mover])
-        listeners = self.listeners()
+        listeners = self.room.roster.listeners()
         if not listeners:
             return
         public = self._turn_body(mover, None)
@@ -277,50 +244,44 @@ class PlayingTable:
     def _turn_body(self, mover: int, viewer: int | None) -> bytes:
         """``turn`` as ``viewer`` gets it: with the legal actions if it is the seat to move (and no bot
         plays it through a hand-over)."""
-        assert self.engine is not None
         legal = []
         if viewer == mover and not self.seats[mover].handing_over:
             legal = [wire_action(a) for a in self.engine.legal_actions(mover)]
         turn = {
             "type": "turn",
             "seq": 1,
-            "table_id": self.table_id,
+            "table_id": self.room.table_id,
             "seat": mover,
             "time_left_ms": self.time_left_ms(),
             "legal_actions": legal,
         }
         return body_of_dict(turn)
 
-    def remind_turn(self, session: Session, seat: int) -> None:
-        """After a resume: the player's turn again, if they are to move, with the time really left."""
-        engine = self.engine
-        if self.status == "playing" and engine is not None and engine.to_move == seat:
-            session.deliver(self._turn_body(seat, seat))
-
     def _schedule(self, seat: Seat, seconds: float | None = None) -> None:
-        """Arm the table's one timer for the seat to move: a bot's move, or the player's time running out
+        """Arm the one timer for the seat to move: a bot's move, or the player's time running out
         (in ``seconds``, by default the table's turn time; its wall-clock deadline is stored)."""
         self._cancel_timer()
-        if self.lobby.stopping:
+        host = self.host
+        if host.stopping:
             return  # a stopping server moves no more (its journal may be closed already)
-        loop = self.lobby.loop
-        settings = self.lobby.settings
+        clock = host.clock
+        settings = host.settings
         if seat.bot_plays:
-            if self.bots_only():
+            if self.room.roster.bots_only():
                 # Flat out, one move per loop pass, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
-                pending = self._timer = AfterCommit(loop, self._bot_move)
-                self.lobby.wal.after_commit(pending)
+                pending = self._timer = AfterCommit(clock, self._bot_move)
+                host.table_log.after_commit(pending)
             elif seat.auto and seat.connected and not seat.bot:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
-                self._timer = loop.call_later(settings.auto_turn_seconds, self._bot_move)
+                self._timer = clock.call_later(settings.auto_turn_seconds, self._bot_move)
             else:
-                self._timer = loop.call_later(settings.bot_delay_seconds, self._bot_move)
-        elif self.turn_seconds is not None:
-            seconds = self.turn_seconds if seconds is None else seconds
-            self._deadline = loop.time() + seconds
-            self._timer = loop.call_later(seconds, self._time_out)
-            self.lobby.wal.deadline(self, time.time() + seconds)
+                self._timer = clock.call_later(settings.bot_delay_seconds, self._bot_move)
+        elif (turn_seconds := self.room.turn_seconds) is not None:
+            seconds = turn_seconds if seconds is None else seconds
+            self._deadline = clock.time() + seconds
+            self._timer = clock.call_later(seconds, self._time_out)
+            host.table_log.deadline(self.room.table_id, self.moves, clock.wall() + seconds)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -328,47 +289,40 @@ class PlayingTable:
             self._timer = None
         self._deadline = None
 
-    def restart_turn(self, seat: Seat) -> None:
-        """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
-        if self.engine is not None and self.status == "playing" and self.engine.to_move == seat.index:
-            self._next_turn()
-
     def _time_out(self) -> None:
         self._timer = None
         self._deadline = None
         engine = self.engine
-        if engine is None or engine.to_move is None or self.lobby.stopping:
+        if engine.to_move is None or self.host.stopping:
             return
         seat = self.seats[engine.to_move]
         seat.timeouts += 1
-        log.info("turn timed out", extra=ids(table_id=self.table_id, seat=seat.index))
-        if seat.timeouts >= self.lobby.settings.timeouts_before_auto and not seat.auto:
+        log.info("turn timed out", extra=ids(table_id=self.room.table_id, seat=seat.index))
+        if seat.timeouts >= self.host.settings.timeouts_before_auto and not seat.auto:
             seat.auto = True
-            self.seat_status(seat)  # stores the table too
+            self.room.seat_status(seat)  # stores the table too
         else:
-            self.stored()
+            self.room.stored()
         self._play_for(seat)
 
     def _bot_move(self) -> None:
         self._timer = None
-        engine = self.engine
-        if engine is None or engine.to_move is None or self.status != "playing" or self.lobby.stopping:
+        if self.engine.to_move is None or self.host.stopping:
             return
-        self._play_for(self.seats[engine.to_move])
+        self._play_for(self.seats[self.engine.to_move])
 
     def _play_for(self, seat: Seat) -> None:
         """The bot chooses for ``seat``; marked ``auto`` when the seat is a human's."""
         engine = self.engine
-        assert engine is not None
         auto = not seat.bot
         try:
             action = self.spec.bot(engine.view(seat.index), self.bot_random())
             events = self._commit(seat.index, action, auto=auto)
         except Exception:
-            where = ids(table_id=self.table_id, seat=seat.index)
+            where = ids(table_id=self.room.table_id, seat=seat.index)
             log.exception("the bot failed; the table stops", extra=where)
             return
-        self.lobby.metrics.action("auto" if auto else "bot")
+        self.host.metrics.action("auto" if auto else "bot")
         self._after(events, auto=auto)
 
     def bot_random(self) -> random.Random:
@@ -380,39 +334,28 @@ class PlayingTable:
 
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""
-        assert self.engine is not None
         names = [seat.name or f"bot-{seat.index}" for seat in self.seats]
         try:
             record = validated(self.engine.record(names))
         except Exception:
-            log.exception("the record does not validate", extra=ids(table_id=self.table_id))
+            log.exception("the record does not validate", extra=ids(table_id=self.room.table_id))
             return None
-        record_id = self.lobby.new_record_id()
-        self.lobby.store.put(record_id, record)
-        log.info("game over", extra=ids(table_id=self.table_id, record_id=record_id))
+        record_id = self.host.new_record_id()
+        self.host.records.put(record_id, record)
+        log.info("game over", extra=ids(table_id=self.room.table_id, record_id=record_id))
         return record_id
-
-    def _finish(self) -> None:
-        self._cancel_timer()
-        self.status = "finished"
-        self.changed()
-        self.removed_if_empty()
-
-    def stop(self) -> None:
-        """Stop the table's timer for good (shutdown, removal): no bot moves, no timeouts."""
-        self._cancel_timer()
 
 
 class AfterCommit:
     """A bot move waiting for the commit of the table's last action, then for its turn in the loop
     (one move per table per loop pass); cancelled like a timer handle, at either stage."""
 
-    __slots__ = ("_callback", "_handle", "_loop")
+    __slots__ = ("_callback", "_clock", "_handle")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, callback: Callable[[], object]) -> None:
-        self._loop = loop
+    def __init__(self, clock: Clock, callback: Callable[[], object]) -> None:
+        self._clock = clock
         self._callback: Callable[[], object] | None = callback
-        self._handle: asyncio.Handle | None = None
+        self._handle: Cancellable | None = None
 
     def cancel(self) -> None:
         self._callback = None
@@ -422,7 +365,7 @@ class AfterCommit:
     def __call__(self) -> None:
         callback, self._callback = self._callback, None
         if callback is not None:
-            self._handle = self._loop.call_soon(callback)
+            self._handle = self._clock.call_soon(callback)
 
 
 class LazyRandom(random.Random):
