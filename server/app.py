@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
 from boneyard.protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
+from boneyard.server.commands import Commands
 from boneyard.server.connection import Client, ServerContext
 from boneyard.server.host import LoopClock
 from boneyard.server.lobby import Lobby
@@ -145,7 +146,8 @@ class BoneyardServer:
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None
-        self._ctx = ServerContext(self.lobby, Outbox(loop, gate), decode_limits, body_of(hello))
+        commands = Commands(self.lobby, body_of(hello))
+        self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
         if storage is not None:
             restore(self.lobby, *storage.load(), self.lobby.clock.wall())
             storage.log.logs_restored()

@@ -20,6 +20,7 @@ import itertools
 from collections import deque
 from typing import Protocol
 
+from boneyard.server.meter import TokenBucket
 from boneyard.server.wire import stamp
 
 
@@ -56,8 +57,7 @@ class Session:
 
     __slots__ = (
         "_log_frames",
-        "chat_stamp",
-        "chat_tokens",
+        "chat",
         "client",
         "log",
         "name",
@@ -80,8 +80,8 @@ class Session:
         self.tables: dict[Place, int | None] = {}
         self.timer: Cancellable | None = None
         """The grace or expiry timer of a dropped session."""
-        self.chat_tokens = -1.0
-        self.chat_stamp = 0.0
+        self.chat: TokenBucket | None = None
+        """Meters chat lines (made at the first one)."""
 
     def start_log(self) -> None:
         """Keep what is sent from now on, for resume (once the session holds a token)."""
@@ -111,15 +111,9 @@ class Session:
 
     def take_chat_token(self, now: float, per_minute: int) -> bool:
         """Meter chat lines: a bucket of ``per_minute`` lines refilled over a minute."""
-        if self.chat_tokens < 0:
-            self.chat_tokens = float(per_minute)
-        else:
-            self.chat_tokens = min(per_minute, self.chat_tokens + (now - self.chat_stamp) * per_minute / 60)
-        self.chat_stamp = now
-        if self.chat_tokens < 1:
-            return False
-        self.chat_tokens -= 1
-        return True
+        if self.chat is None:
+            self.chat = TokenBucket(per_minute, per_minute / 60, now)
+        return self.chat.take(now)
 
     def cancel_timer(self) -> None:
         if self.timer is not None:

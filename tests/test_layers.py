@@ -21,9 +21,9 @@ BELOW_THE_TABLES = ("boneyard.server.storage", "boneyard.server.games")
 """Packages below the table tier: they import nothing of the server's middle."""
 SERVER_MIDDLE = {
     f"boneyard.server.{name}"
-    for name in ("session", "seats", "host", "match", "table", "lobby", "connection", "outbox")
+    for name in ("session", "seats", "host", "match", "table", "lobby", "commands", "connection", "outbox")
 } | {"boneyard.server.app", "boneyard.server.wsconnection", "boneyard.server.cli"}
-TABLE_TIER = ("session", "seats", "host", "match", "table", "lobby")
+TABLE_TIER = ("session", "seats", "host", "match", "table", "lobby", "commands")
 """Sans-I/O: none of these imports websockets or asyncio's sockets tier."""
 
 
@@ -131,6 +131,19 @@ def test_the_table_tier_touches_no_sockets() -> None:
     }
     # the host's LoopClock adapts the event loop (asyncio) to the table tier's Clock: the only exception
     assert wrong <= {("boneyard.server.host", "asyncio")}
+
+
+SOCKET_TIER_REACHES = {
+    f"boneyard.server.{name}"
+    for name in ("commands", "logs", "meter", "metrics", "outbox", "session", "settings", "wsconnection")
+}
+"""What a connection may import of the server: it hands commands to ``commands`` and nothing else of
+the table tier (``session`` for the type of the session it carries)."""
+
+
+def test_the_socket_tier_reaches_the_table_tier_only_through_commands() -> None:
+    reached = {t for t in ours("boneyard.server.connection") if under(t, "boneyard.server")}
+    assert reached <= SOCKET_TIER_REACHES, reached - SOCKET_TIER_REACHES
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
