@@ -21,9 +21,9 @@ from pathlib import Path
 import nats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "cluster"))
-from natsserver import running  # noqa: E402
+from natsserver import running
 
-from boneyard.server.cluster.journal import TableJournal, ensure_stream  # noqa: E402
+from boneyard.server.cluster.journal import TableJournal, ensure_stream
 
 
 async def run(tables: int, appends: int, memory: bool, url: str) -> None:
