@@ -27,7 +27,7 @@ import msgpack
 
 from boneyard.server.records import GameRecord, validated
 from boneyard.server.storage.journal import Journal
-from boneyard.server.wire import wire_action
+from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -49,9 +49,6 @@ _DROP_SESSION = "DELETE FROM sessions WHERE token = ?"
 _SET_SESSION_LOG = "UPDATE sessions SET seq = ?, log = ? WHERE token = ?"
 _FORGET_SESSION_LOGS = "UPDATE sessions SET seq = 0, log = NULL WHERE log IS NOT NULL"
 _INSERT_RECORD = "INSERT OR REPLACE INTO records (record_id, game, record, finished) VALUES (?, ?, ?, ?)"
-
-_ACTION_JSON: dict[object, str] = {}
-"""Engine actions as stored (their wire form as JSON), by value: a small, finite set."""
 
 
 class LoggedSeat(Protocol):
@@ -214,9 +211,7 @@ class DurableLog:
             self.journal.write(sql, (table_id,))
 
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
-        text = _ACTION_JSON.get(action)
-        if text is None:
-            text = _ACTION_JSON[action] = json.dumps(wire_action(action), separators=(",", ":"))
+        text = action_json(action)
         if move == 0:  # a new game: the previous one's actions are in its record
             self.journal.write(_DROP_OLD_ACTIONS, (table_id, game))
         self.journal.write(_INSERT_ACTION, (table_id, game, move, seat, text, auto))
