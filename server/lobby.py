@@ -185,7 +185,7 @@ class Lobby:
             turn_seconds = settings.turn_seconds
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
-        table = self.open_table(spec, options, turn_seconds, command.bots)
+        table = self.open_table(spec, options, turn_seconds, command.bots, bot_delay_ms=command.bot_delay_ms)
         reply = TableCreated(type="table_created", seq=1, reply_to=reply_to, table=table.info())
         session.deliver(body_of(reply))
         log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
@@ -202,11 +202,13 @@ class Lobby:
         turn_seconds: int | None,
         bots: Sequence[int] = (),
         table_id: str | None = None,
+        bot_delay_ms: int | None = None,
     ) -> Table:
         """A new table in the lobby, written down; ``table_id``: a restored table, already stored (it is
         noted once it is whole, by :meth:`Table.restored`)."""
         restoring = table_id is not None
         table = Table(self, table_id or f"t{next(self._table_ids)}", spec, options, turn_seconds, bots)
+        table.bot_delay_ms = bot_delay_ms
         self.tables[table.table_id] = table
         if not restoring:
             self.table_log.table(table)

@@ -40,10 +40,19 @@ log = logging.getLogger("boneyard.table")
 class Room(Protocol):
     """The table as its match sees it."""
 
+    record_id: str | None
+    """The record id of the last game finished at the table (public: it is in the table's description)."""
+
     @property
     def table_id(self) -> str: ...
     @property
     def turn_seconds(self) -> int | None: ...
+    @property
+    def bot_delay_ms(self) -> int | None:
+        """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
+        pause at all while only bots sit at the table."""
+        ...
+
     @property
     def roster(self) -> Roster: ...
 
@@ -187,7 +196,9 @@ class Match:
 
     def _after(self, events: list[Event], *, auto: bool = False) -> None:
         engine = self.engine
-        record_id = self._store_record() if engine.is_over else None
+        record_id = None
+        if engine.is_over:
+            record_id = self.room.record_id = self._store_record()
         self._fan_out(events, record_id, auto)
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
@@ -267,7 +278,8 @@ class Match:
         clock = host.clock
         settings = host.settings
         if seat.bot_plays:
-            if self.room.roster.bots_only():
+            delay = self.room.bot_delay_ms
+            if not delay and self.room.roster.bots_only():
                 # Flat out, one move per loop pass, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
                 pending = self._timer = AfterCommit(clock, self._bot_move)
@@ -276,7 +288,8 @@ class Match:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
                 self._timer = clock.call_later(settings.auto_turn_seconds, self._bot_move)
             else:
-                self._timer = clock.call_later(settings.bot_delay_seconds, self._bot_move)
+                seconds = settings.bot_delay_seconds if delay is None else delay / 1000
+                self._timer = clock.call_later(seconds, self._bot_move)
         elif (turn_seconds := self.room.turn_seconds) is not None:
             seconds = turn_seconds if seconds is None else seconds
             self._deadline = clock.time() + seconds

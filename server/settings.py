@@ -93,7 +93,8 @@ class Settings(BaseSettings):
     Every frame kept costs memory for every seated connection, so this stays small: a short
     drop at human pace misses a handful of frames, and a longer one gets a snapshot."""
     bot_delay_seconds: float = Field(default=0.5, ge=0)
-    """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait."""
+    """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait.
+    A table's creator may set its own pace instead (``create_table``'s ``bot_delay_ms``), bots-only too."""
     shutdown_seconds: float = Field(default=4.0, gt=0)
     """How long SIGTERM waits for clients to close before dropping them."""
     seed: int | None = None

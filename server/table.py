@@ -13,13 +13,14 @@ Restoring a table after a restart goes through the same methods as building one 
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import Seated, Snapshot, TableInfo
+from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine, Seated, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.games.dealers import new_seed
@@ -42,11 +43,14 @@ class Table:
 
     __slots__ = (
         "_info_packed",
+        "bot_delay_ms",
+        "chat_log",
         "games",
         "host",
         "match",
         "options",
         "options_dict",
+        "record_id",
         "rematch",
         "removed",
         "roster",
@@ -80,6 +84,13 @@ class Table:
         self.match: Match | None = None
         """The current (or, once finished, the last) game; ``None`` while waiting."""
         self.rematch: set[int] = set()
+        self.bot_delay_ms: int | None = None
+        """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
+        pause at all while only bots sit at the table."""
+        self.record_id: str | None = None
+        """The record id of the last game finished here (public, in the table's description)."""
+        self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_HISTORY_LINES)
+        """The latest chat lines, for snapshots (in memory only: a restart forgets them)."""
         self.removed = False
         self._info_packed: bytes | None = None
 
@@ -124,6 +135,8 @@ class Table:
                 "turn_seconds": self.turn_seconds,
                 "spectators": len(self.spectators),
                 "rematch": sorted(self.rematch),
+                "bot_delay_ms": self.bot_delay_ms,
+                "record_id": self.record_id,
             }
         )
 
@@ -144,6 +157,7 @@ class Table:
             table=self.info(),
             view=match.view_model(viewer) if match is not None else None,
             time_left_ms=self.time_left_ms(),
+            chat=tuple(self.chat_log),
         )
         return body_of(snapshot)
 
@@ -308,14 +322,9 @@ class Table:
             raise CommandError("chat_too_long", f"chat lines are at most {limit} characters")
         if not session.take_chat_token(self.host.clock.time(), settings.chat_per_minute):
             raise CommandError("rate_limited", f"at most {settings.chat_per_minute} chat lines a minute")
-        chat = {
-            "type": "chat",
-            "seq": 1,
-            "table_id": self.table_id,
-            "seat": self.roster.seat_of(session),
-            "name": session.name,
-            "text": text,
-        }
+        line = ChatLine(seat=self.roster.seat_of(session), name=session.name, text=text)
+        self.chat_log.append(line)
+        chat = {"type": "chat", "seq": 1, "table_id": self.table_id, **line.model_dump()}
         self.broadcast(body_of_dict(chat))
 
     def act(self, session: Session, action: Any) -> None:
@@ -386,6 +395,7 @@ class Table:
         self.status = stored.status
         self.rematch = set(stored.rematch)
         self.games = stored.games
+        self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
         if stored.seed is not None and stored.status != "waiting":
             self._deal(stored.games, stored.seed).replay(actions)
         self._info_packed = None

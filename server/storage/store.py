@@ -29,10 +29,11 @@ from boneyard.server.records import GameRecord, validated
 from boneyard.server.storage.journal import Journal
 from boneyard.server.wire import action_json
 
-_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
+        bot_delay_ms, record_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
-        seed = excluded.seed, rematch = excluded.rematch"""
+        seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts) VALUES (?,?,?,?,?,?,?)"
 )
@@ -89,6 +90,10 @@ class LoggedTable(Protocol):
     def seed(self) -> str | None: ...
     @property
     def rematch(self) -> set[int]: ...
+    @property
+    def bot_delay_ms(self) -> int | None: ...
+    @property
+    def record_id(self) -> str | None: ...
     @property
     def seats(self) -> Sequence[LoggedSeat]: ...
 
@@ -192,6 +197,8 @@ class DurableLog:
             table.games,
             table.seed,
             json.dumps(sorted(table.rematch)),
+            table.bot_delay_ms,
+            table.record_id,
         )
         seats = tuple((table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats)
         before = self._rows.get(table_id)
@@ -288,6 +295,8 @@ class StoredTable:
     seats: list[StoredSeat]
     actions: list[tuple[int, dict[str, Any], bool]]
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
+    bot_delay_ms: int | None = None
+    record_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,10 +336,12 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deadline_move=row[9],
             seats=seats.get(row[0], []),
             actions=actions.get(row[0], []),
+            bot_delay_ms=row[10],
+            record_id=row[11],
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move FROM tables"
+            " deadline_move, bot_delay_ms, record_id FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

@@ -92,6 +92,8 @@ class MemoryLog:
             games=table.games,
             seed=table.seed,
             rematch=sorted(table.rematch),
+            bot_delay_ms=table.bot_delay_ms,
+            record_id=table.record_id,
         )
         self.seats[table.table_id] = [
             StoredSeat(s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats
