@@ -165,7 +165,7 @@ class FrameWriter:
     def write_frames(self, out: list[bytes]) -> None:
         """Write frames taken from the queue, in one ``transport.write``."""
         ws = self.ws
-        if not ws.is_open():
+        if not ws.writable():
             return
         before, after = ws.write_raw(b"".join(out))
         if after == 0 and self._queued is None:

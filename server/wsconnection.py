@@ -60,6 +60,10 @@ class BoneyardConnection(ServerConnection):
     # -- what the rest of the server uses instead of websockets' internals -------------------------
 
     def is_open(self) -> bool:
+        """The websocket is open (its closing handshake has not started)."""
+        return self.protocol.state is State.OPEN
+
+    def writable(self) -> bool:
         """The websocket is open and its transport takes writes."""
         return self.protocol.state is State.OPEN and not self.transport.is_closing()
 
