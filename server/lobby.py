@@ -37,7 +37,7 @@ from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.storage.store import NO_LOG, StoredSession, TableLog, id_number
 from boneyard.server.table import Table
-from boneyard.server.wire import body_of, body_of_dict
+from boneyard.server.wire import array_header, body_of, body_of_dict
 
 log = logging.getLogger("boneyard.lobby")
 
@@ -283,7 +283,7 @@ class Lobby:
                 break
             parts.append(packed)
         head = body_of_dict({"type": "table_list", "seq": 1, "reply_to": reply_to, "tables": []})
-        return head[:-1] + _array_header(len(parts)) + b"".join(parts)
+        return head[:-1] + array_header(len(parts)) + b"".join(parts)
 
     def table_counts(self) -> Iterable[tuple[str, str, int]]:
         counts = Counter((t.spec.name, t.status) for t in self.tables.values())
@@ -312,22 +312,8 @@ def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:
     (5, ['t1'], ('t0',))
     """
     packed_ids: bytes = msgpack.packb(removed)
-    return b"".join((_LOBBY_CHANGED, _array_header(len(tables)), *tables, b"\xa7removed", packed_ids))
+    return b"".join((_LOBBY_CHANGED, array_header(len(tables)), *tables, b"\xa7removed", packed_ids))
 
 
 def _removed_body(table_id: str) -> bytes:
     return body_of_dict({"type": "table_removed", "seq": 1, "table_id": table_id})
-
-
-def _array_header(n: int) -> bytes:
-    """The msgpack header of an array of ``n`` items.
-
-        >>> from functools import partial
-
-    import msgpack
-        >>> _array_header(3) + b"".join(msgpack.packb(i) for i in range(3)) == msgpack.packb([0, 1, 2])
-        True
-    """
-    if n < 16:
-        return bytes((0x90 | n,))
-    return b"\xdc" + n.to_bytes(2, "big") if n < 65536 else b"\xdd" + n.to_bytes(4, "big")

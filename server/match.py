@@ -32,7 +32,7 @@ from boneyard.server.logs import ids
 from boneyard.server.records import validated
 from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
-from boneyard.server.wire import EventEncoder, body_of_dict, engine_action, view_model, wire_action
+from boneyard.server.wire import EventEncoder, engine_action, turn_body, turn_head, view_model
 
 log = logging.getLogger("boneyard.table")
 
@@ -80,6 +80,7 @@ class Match:
         "_deadline",
         "_events",
         "_timer",
+        "_turn_head",
         "engine",
         "host",
         "moves",
@@ -105,6 +106,7 @@ class Match:
         """Actions accepted so far."""
         self.engine: Engine = spec.new_game(options, KeyedDealer(seed))
         self._events = EventEncoder(spec.name, room.table_id)
+        self._turn_head = turn_head(room.table_id)
         self._timer: Cancellable | AfterCommit | None = None
         self._deadline: float | None = None
         """Clock time by which the (human) seat to move must act; ``None``: no timer running."""
@@ -255,18 +257,10 @@ class Match:
     def _turn_body(self, mover: int, viewer: int | None) -> bytes:
         """``turn`` as ``viewer`` gets it: with the legal actions if it is the seat to move (and no bot
         plays it through a hand-over)."""
-        legal = []
+        legal: list[Any] = []
         if viewer == mover and not self.seats[mover].handing_over:
-            legal = [wire_action(a) for a in self.engine.legal_actions(mover)]
-        turn = {
-            "type": "turn",
-            "seq": 1,
-            "table_id": self.room.table_id,
-            "seat": mover,
-            "time_left_ms": self.time_left_ms(),
-            "legal_actions": legal,
-        }
-        return body_of_dict(turn)
+            legal = self.engine.legal_actions(mover)
+        return turn_body(self._turn_head, mover, self.time_left_ms(), legal)
 
     def _schedule(self, seat: Seat, seconds: float | None = None) -> None:
         """Arm the one timer for the seat to move: a bot's move, or the player's time running out

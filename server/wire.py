@@ -16,7 +16,7 @@ Pong(type='pong', seq=2, reply_to=7)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgpack
@@ -61,9 +61,71 @@ def error_body(code: ErrorCode, message: str, reply_to: CommandId | None = None)
     return body_of(Error(type="error", seq=1, reply_to=reply_to, code=code, message=message[:500]))
 
 
+_OK_HEAD = body_of_dict({"type": "ok", "seq": 1, "reply_to": None})[:-1]  # all but the packed None
+
+
 def ok_body(reply_to: CommandId | None) -> bytes:
-    # ``reply_to`` comes from a validated command: no need to validate an ``Ok`` model for every act.
-    return body_of_dict({"type": "ok", "seq": 1, "reply_to": reply_to})
+    """``ok``: a fixed head and the packed ``reply_to`` (taken from a validated command: no model to
+    validate for every act).
+
+    >>> ok_body(7) == body_of_dict({"type": "ok", "seq": 1, "reply_to": 7})
+    True
+    """
+    packed: bytes = _pack(reply_to)
+    return _OK_HEAD + packed
+
+
+def array_header(n: int) -> bytes:
+    """The msgpack header of an array of ``n`` items.
+
+    >>> array_header(3) + b"".join(msgpack.packb(i) for i in range(3)) == msgpack.packb([0, 1, 2])
+    True
+    """
+    if n < 16:
+        return bytes((0x90 | n,))
+    return b"\xdc" + n.to_bytes(2, "big") if n < 65536 else b"\xdd" + n.to_bytes(4, "big")
+
+
+_TIME_LEFT_KEY = _pack("time_left_ms")
+_LEGAL_KEY = _pack("legal_actions")
+
+
+def turn_head(table_id: str) -> bytes:
+    """The fixed start of a table's ``turn`` bodies (everything up to the seat's value)."""
+    full = body_of_dict(
+        {
+            "type": "turn",
+            "seq": 1,
+            "table_id": table_id,
+            "seat": None,
+            "time_left_ms": None,
+            "legal_actions": None,
+        }
+    )
+    return full[: -(3 + len(_TIME_LEFT_KEY) + len(_LEGAL_KEY))]
+
+
+def turn_body(head: bytes, seat: int, time_left_ms: int | None, legal_actions: Sequence[Any]) -> bytes:
+    """A ``turn`` body from its table's head, the seat to move and the engine actions it may take
+    (each packed once, ever).
+
+    >>> from boneyard.server.games.moon import Pass
+    >>> turn_body(turn_head("t1"), 2, 900, [Pass()]) == body_of_dict({"type": "turn", "seq": 1,
+    ...     "table_id": "t1", "seat": 2, "time_left_ms": 900, "legal_actions": [wire_action(Pass())]})
+    True
+    """
+    actions = b"".join([_PACKED_OF.get(a) or _pack(wire_action(a)) for a in legal_actions])
+    return b"".join(
+        (
+            head,
+            _pack(seat),
+            _TIME_LEFT_KEY,
+            _pack(time_left_ms),
+            _LEGAL_KEY,
+            array_header(len(legal_actions)),
+            actions,
+        )
+    )
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -80,6 +142,7 @@ def _key(model: BaseModel) -> tuple[Any, ...]:
 
 
 _WIRE_OF: dict[object, dict[str, Any]] = {}
+_PACKED_OF: dict[object, bytes] = {}
 _JSON_OF: dict[object, str] = {}
 _ENGINE_OF: dict[str, dict[tuple[Any, ...], Any]] = {}
 
@@ -88,6 +151,7 @@ for _spec in GAMES.values():
     for _action in _spec.actions:
         _model = _ACTION_ADAPTER.validate_python(_action.as_dict())
         _WIRE_OF[_action] = _model.model_dump()
+        _PACKED_OF[_action] = _pack(_WIRE_OF[_action])
         _JSON_OF[_action] = json.dumps(_WIRE_OF[_action], separators=(",", ":"))
         _engine_of[_key(_model)] = _action
 
