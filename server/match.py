@@ -148,13 +148,10 @@ class Match:
         if holder.handing_over:
             raise CommandError("not_your_turn", "the bot plays this seat until the hand ends")
         action = engine_action(self.spec, action_model)
-        if action is None:
-            if engine.is_over:
-                raise CommandError("game_over", "the game is over")
-            if engine.to_move != seat:
-                raise CommandError("not_your_turn", f"it is seat {engine.to_move}'s turn")
-            raise CommandError("illegal_action", f"not a {self.spec.name} action")
         try:
+            if action is None:  # no action of this game: refused as the engine refuses out of turn
+                engine.check_turn(seat)
+                raise IllegalAction(f"not a {self.spec.name} action")
             events = self._commit(seat, action, auto=False)
         except IllegalAction as error:
             raise CommandError(error.code, str(error)) from None  # type: ignore[arg-type]
