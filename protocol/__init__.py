@@ -9,6 +9,7 @@ Ping(type='ping', id=1)
 Modules: :mod:`boneyard.protocol.values` (tiles, seats, options), :mod:`boneyard.protocol.handshake`,
 :mod:`boneyard.protocol.lobby`, :mod:`boneyard.protocol.game` (actions, turns, events),
 :mod:`boneyard.protocol.views` (snapshots), :mod:`boneyard.protocol.records` (``boneyard-record/1``),
+:mod:`boneyard.protocol.deals` and :mod:`boneyard.protocol.fairness` (fair deals),
 :mod:`boneyard.protocol.errors` (error and close codes), :mod:`boneyard.protocol.messages` (the unions),
 :mod:`boneyard.protocol.codec` (frames). The spec (``protocol/spec/``) is generated from them:
 ``python -m boneyard.protocol.spec``.
@@ -23,6 +24,7 @@ from boneyard.protocol.codec import (
     decode_server_message,
     encode,
 )
+from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealProof, DealRevealed, SeedContributed
 from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, CloseCode, DecodeErrorCode, Error, ErrorCode
 from boneyard.protocol.game import (
     ENGINE_EVENTS,
@@ -142,9 +144,13 @@ __all__ = [
     "ChatMessage",
     "ClientCommand",
     "CloseCode",
+    "ContributeSeed",
     "CreateMoonTable",
     "CreateStraightTable",
     "CreateTable",
+    "DealCommitment",
+    "DealProof",
+    "DealRevealed",
     "DecodeErrorCode",
     "DecodeLimits",
     "DiscardAction",
@@ -184,6 +190,7 @@ __all__ = [
     "SeatRef",
     "SeatStatus",
     "Seated",
+    "SeedContributed",
     "ServerMessage",
     "Snapshot",
     "Spectate",

@@ -37,6 +37,7 @@ ErrorCode = Literal[
     "game_over",
     "chat_too_long",
     "no_such_record",
+    "seed_closed",
     "unavailable",
     "internal_error",
 ]
@@ -73,6 +74,10 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "game_over": "The game at that table is over.",
     "chat_too_long": "The chat line is longer than `limits.chat_max_chars`.",
     "no_such_record": "No finished game has that `record_id` (a running game's record is secret).",
+    "seed_closed": (
+        "`contribute_seed` came too late (the game's first deal is made) or twice for the same game: "
+        "the deal is fixed without it."
+    ),
     "unavailable": "The server is shutting down or full and takes no new tables or seats.",
     "internal_error": "The server failed; the command may or may not have taken effect.",
 }

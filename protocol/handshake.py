@@ -61,7 +61,8 @@ class Hello(ServerMessageBase):
     """The server sends a websocket ping this often; a client that stops answering is closed (4006)."""
     features: Seq[Str] = ()
     """Optional features this server supports beyond protocol 1.0 (see Versioning): ``bot_delay``,
-    ``create_table`` takes ``bot_delay_ms``."""
+    ``create_table`` takes ``bot_delay_ms``; ``fair_deals``, the deals are committed to and take the
+    players' seeds (section 5, "Fair deals")."""
 
 
 class Resume(WireModel):

@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
 from boneyard.protocol import COMMAND_LIMITS, FEATURE_BOT_DELAY, SUBPROTOCOL, Hello, Limits
+from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 from boneyard.server.commands import Commands
 from boneyard.server.connection import Client, ServerContext
 from boneyard.server.host import LoopClock
@@ -143,7 +144,7 @@ class BoneyardServer:
             server=SERVER_NAME,
             limits=limits,
             heartbeat_seconds=settings.heartbeat_seconds,
-            features=(FEATURE_BOT_DELAY,),
+            features=(FEATURE_BOT_DELAY, DEAL_FEATURE),
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None

@@ -195,6 +195,9 @@ class Commands:
     def _chat(self, link: Link, session: Session, command: Any) -> None:
         self._table(command.table_id).chat(session, command.text)
 
+    def _contribute_seed(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).contribute(session, command.seed)
+
     def _get_record(self, link: Link, session: Session, command: Any) -> None:
         record = self.lobby.records.get(command.record_id)
         if record is None:
@@ -253,6 +256,7 @@ HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
     "act": Commands._act,
     "chat": Commands._chat,
     "get_record": Commands._get_record,
+    "contribute_seed": Commands._contribute_seed,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

@@ -24,8 +24,8 @@ from functools import partial
 from typing import Any, Protocol
 
 from boneyard.server.errors import CommandError
+from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine, Event, IllegalAction
-from boneyard.server.games.dealers import KeyedDealer
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Cancellable, Clock, TableHost
 from boneyard.server.logs import ids
@@ -72,9 +72,23 @@ class Room(Protocol):
         """The game is over (its record is stored and ``game_over`` sent)."""
         ...
 
+    @property
+    def removed(self) -> bool:
+        """The table was removed (a game still waiting for seeds is never dealt)."""
+        ...
+
+    def snapshot_body(self, viewer: int | None) -> bytes:
+        """A ``snapshot`` of the table as ``viewer`` may see it."""
+        ...
+
 
 class Match:
-    """Game number ``number`` at a table, dealt by a keyed dealer from ``seed``."""
+    """Game number ``number`` at a table, dealt from ``seeds`` (:class:`~boneyard.server.fairdeal.GameSeeds`).
+
+    A game starts by committing to its deal (``deal_commitment``) and waiting briefly for the seated
+    humans' seeds; :meth:`first_deal` makes the engine; until then ``engine`` is ``None``. At game over
+    the seeds are revealed (``deal_revealed`` and the record's ``fairness``).
+    """
 
     __slots__ = (
         "_deadline",
@@ -85,26 +99,30 @@ class Match:
         "host",
         "moves",
         "number",
+        "options",
         "room",
         "seats",
-        "seed",
+        "seeds",
         "spec",
     )
 
     def __init__(
-        self, host: TableHost[Any], room: Room, spec: GameSpec, options: Any, number: int, seed: str
+        self, host: TableHost[Any], room: Room, spec: GameSpec, options: Any, number: int, seeds: GameSeeds
     ) -> None:
         self.host = host
         self.room = room
         self.spec = spec
+        self.options = options
         self.seats = room.roster.seats
         self.number = number
         """Games started at the table, this one included (rematches count)."""
-        self.seed = seed
-        """The dealer seed: secret, stored, so that a restart deals the same tiles."""
+        self.seeds = seeds
+        """The game's seeds: the server's secret (stored, so that a restart deals the same tiles), the
+        players' contributions."""
         self.moves = 0
         """Actions accepted so far."""
-        self.engine: Engine = spec.new_game(options, KeyedDealer(seed))
+        self.engine: Engine | None = None
+        """The game, once dealt (:meth:`first_deal`)."""
         self._events = EventEncoder(spec.name, room.table_id)
         self._turn_head = turn_head(room.table_id)
         self._timer: Cancellable | AfterCommit | None = None
@@ -118,32 +136,114 @@ class Match:
             return None
         return max(0, int((self._deadline - self.host.clock.time()) * 1000))
 
+    @property
+    def seed(self) -> str:
+        return self.seeds.seed
+
     def view_model(self, viewer: int | None) -> Any:
-        """The engine's view for ``viewer`` as a protocol model (no legal actions during a hand-over)."""
+        """The engine's view for ``viewer`` as a protocol model (no legal actions during a hand-over);
+        ``None`` before the first deal."""
+        if self.engine is None:
+            return None
         hand_over = viewer is not None and self.seats[viewer].handing_over
         return view_model(self.spec.name, self.engine.view(viewer), hide_actions=hand_over)
 
     def replay(self, actions: Iterable[tuple[int, Any, bool]]) -> None:
-        """A restore: replay the stored actions through the fresh engine (nothing is sent or written)."""
+        """A restore: deal again from the stored seeds and replay the stored actions (nothing is sent or
+        written); a game whose first deal was still waiting for seeds waits again (:meth:`resume_turn`)."""
+        if not self.seeds.dealt:
+            return
+        engine = self._deal()
         for seat, action, auto in actions:
-            self.engine.apply(seat, action, auto=auto)
+            engine.apply(seat, action, auto=auto)
             self.moves += 1
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
-        deadline: ``seconds_left``; ``None``, a whole turn)."""
-        if self.engine.to_move is not None:
+        deadline: ``seconds_left``; ``None``, a whole turn), or wait for seeds again before the deal."""
+        if self.engine is not None and self.engine.to_move is not None:
             self._schedule(self.seats[self.engine.to_move], seconds_left)
+        elif self.engine is None and not self.seeds.dealt:
+            self.await_seeds()
 
-    def start(self) -> None:
-        """The opening events to everyone, then the first turn."""
-        self._fan_out(self.engine.opening_events())
+    # -- the deal: commitment, seeds, first deal ----------------------------------------------------
+
+    def seed_seats(self) -> list[int]:
+        """The seats that may contribute a seed: those a human holds."""
+        return [seat.index for seat in self.seats if seat.session is not None]
+
+    def _seed_wait_ms(self) -> int:
+        return self.host.settings.deal_seed_wait_ms if self.seed_seats() else 0
+
+    def commit(self) -> None:
+        """Tell the table what the deal is committed to (the seed is stored before this goes out)."""
+        body = self.seeds.commitment_body(
+            self.room.table_id, self.number, self.seed_seats(), self._seed_wait_ms()
+        )
+        self._broadcast(body)
+
+    def await_seeds(self) -> None:
+        wait = self._seed_wait_ms()
+        if wait and not self.host.stopping:
+            self._cancel_timer()
+            self._timer = self.host.clock.call_later(wait / 1000, self.first_deal)
+        else:
+            self.first_deal()
+
+    def contribute(self, seat: int, seed: str) -> None:
+        """A seated human's ``contribute_seed``: stored, announced to the table, and once every human
+        seat has one, the deal follows at once."""
+        seeds = self.seeds
+        seeds.contribute(seat, seed)
+        self.room.stored()  # stored before anyone hears of it
+        self._broadcast(seeds.contributed_body(self.room.table_id, seat))
+        if all(seeds.players[s] is not None for s in self.seed_seats()):
+            self.first_deal()
+
+    def deal_messages(self, session: Session) -> None:
+        """For someone arriving while the game runs: its commitment and the seeds contributed so far."""
+        seeds = self.seeds
+        if not seeds.fair:
+            return
+        session.deliver(seeds.commitment_body(self.room.table_id, self.number, self.seed_seats(), 0))
+        for seat, seed in enumerate(seeds.players):
+            if seed is not None:
+                session.deliver(seeds.contributed_body(self.room.table_id, seat))
+
+    def _deal(self) -> Engine:
+        """The game's first deal, from its seeds: no seed is taken after it."""
+        self.seeds.dealt = True
+        self.engine = self.spec.new_game(self.options, self.seeds.dealer())
+        return self.engine
+
+    def first_deal(self) -> None:
+        """Deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
+        self._cancel_timer()
+        if self.engine is not None or self.host.stopping or self.room.removed:
+            return  # dealt already, or the server stops, or the table was removed while it waited
+        engine = self._deal()
+        self.room.changed()
+        for session, viewer in self.room.roster.listeners():
+            session.deliver(self.room.snapshot_body(viewer))
+        self._fan_out(engine.opening_events())
         self._next_turn()
+        log.info("game started", extra=ids(table_id=self.room.table_id))
+
+    def _broadcast(self, body: bytes) -> None:
+        for session, _ in self.room.roster.listeners():
+            session.deliver(body)
+
+    def _dealt(self) -> Engine:
+        engine = self.engine
+        assert engine is not None, "the game is not dealt yet"
+        return engine
 
     def act(self, seat: int, action_model: Any) -> None:
         """A player's ``act`` (the table checked the server is not stopping): the engine alone decides;
         an error changes nothing."""
         engine = self.engine
+        if engine is None:
+            raise CommandError("not_your_turn", "the game has not started")
         holder = self.seats[seat]
         if holder.handing_over:
             raise CommandError("not_your_turn", "the bot plays this seat until the hand ends")
@@ -167,12 +267,12 @@ class Match:
 
     def remind_turn(self, session: Session, seat: int) -> None:
         """After a resume: the player's turn again, if they are to move, with the time really left."""
-        if self.engine.to_move == seat:
+        if self.engine is not None and self.engine.to_move == seat:
             session.deliver(self._turn_body(seat, seat))
 
     def restart_turn(self, seat: Seat) -> None:
         """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
-        if self.engine.to_move == seat.index:
+        if self.engine is not None and self.engine.to_move == seat.index:
             self._next_turn()
 
     def stop(self) -> None:
@@ -188,17 +288,19 @@ class Match:
         ahead (``host.table_log``): its events' frames go out only once it is committed, and a restarted
         server replays it.
         """
-        events = self.engine.apply(seat, action, auto=auto)
+        events = self._dealt().apply(seat, action, auto=auto)
         self.host.table_log.action(self.room.table_id, self.number, self.moves, seat, action, auto)
         self.moves += 1
         return events
 
     def _after(self, events: list[Event], *, auto: bool = False) -> None:
-        engine = self.engine
+        engine = self._dealt()
         record_id = None
         if engine.is_over:
             record_id = self.room.record_id = self._store_record()
         self._fan_out(events, record_id, auto)
+        if engine.is_over and self.seeds.fair:
+            self._broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:
@@ -240,7 +342,7 @@ class Match:
 
     def _next_turn(self) -> None:
         """Start the seat to move's turn (timer or bot) and send everyone ``turn``."""
-        mover = self.engine.to_move
+        mover = self._dealt().to_move
         if mover is None:
             return
         self._schedule(self.seats[mover])
@@ -256,7 +358,7 @@ class Match:
         plays it through a hand-over)."""
         legal: list[Any] = []
         if viewer == mover and not self.seats[mover].handing_over:
-            legal = self.engine.legal_actions(mover)
+            legal = self._dealt().legal_actions(mover)
         return turn_body(self._turn_head, mover, self.time_left_ms(), legal)
 
     def _schedule(self, seat: Seat, seconds: float | None = None) -> None:
@@ -297,7 +399,7 @@ class Match:
         self._timer = None
         self._deadline = None
         engine = self.engine
-        if engine.to_move is None or self.host.stopping:
+        if engine is None or engine.to_move is None or self.host.stopping:
             return
         seat = self.seats[engine.to_move]
         seat.timeouts += 1
@@ -311,13 +413,14 @@ class Match:
 
     def _bot_move(self) -> None:
         self._timer = None
-        if self.engine.to_move is None or self.host.stopping:
+        engine = self.engine
+        if engine is None or engine.to_move is None or self.host.stopping:
             return
-        self._play_for(self.seats[self.engine.to_move])
+        self._play_for(self.seats[engine.to_move])
 
     def _play_for(self, seat: Seat) -> None:
         """The bot chooses for ``seat``; marked ``auto`` when the seat is a human's."""
-        engine = self.engine
+        engine = self._dealt()
         auto = not seat.bot
         try:
             action = self.spec.bot(engine.view(seat.index), self.bot_random())
@@ -339,8 +442,11 @@ class Match:
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""
         names = [seat.name or f"bot-{seat.index}" for seat in self.seats]
+        data = self._dealt().record(names)
+        if self.seeds.fair:
+            data["fairness"] = self.seeds.proof()  # the game is over: the seed may be known
         try:
-            record = validated(self.engine.record(names))
+            record = validated(data)
         except Exception:
             log.exception("the record does not validate", extra=ids(table_id=self.room.table_id))
             return None

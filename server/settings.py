@@ -97,8 +97,13 @@ class Settings(BaseSettings):
     A table's creator may set its own pace instead (``create_table``'s ``bot_delay_ms``), bots-only too."""
     shutdown_seconds: float = Field(default=4.0, gt=0)
     """How long SIGTERM waits for clients to close before dropping them."""
+    deal_seed_wait_ms: int = Field(default=1000, ge=0, le=10_000)
+    """How long a starting game waits for the seated humans' seeds (``contribute_seed``) before its first
+    deal, in milliseconds; it deals as soon as every human seat has sent one, and at once when no human is
+    seated. 0: never wait (the deals are then fixed by the server's seed alone, still committed to)."""
     seed: int | None = None
-    """Seed every table's deals and bots (per table and game) for reproducible runs; ``None``: random."""
+    """Seed every table's deals and bots (per table and game) for reproducible runs; ``None``: random.
+    The deals are still committed to and verifiable, but predictable to whoever knows this seed: for tests."""
     uvloop: bool = True
     """``serve`` runs on uvloop (libuv's event loop) when it is installed: at 10,000 connections, some
     10 % less CPU and half the p99 latency of the standard loop (``bench/README.md``); false: asyncio's."""

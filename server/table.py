@@ -23,7 +23,8 @@ from pydantic import TypeAdapter
 from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine, Seated, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
-from boneyard.server.games.dealers import new_seed
+from boneyard.server.fairdeal import GameSeeds
+from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
 from boneyard.server.logs import ids
@@ -110,7 +111,13 @@ class Table:
 
     @property
     def seed(self) -> str | None:
+        """The current game's server seed (secret until the game is over)."""
         return self.match.seed if self.match is not None else None
+
+    @property
+    def engine(self) -> Engine | None:
+        """The current game's engine, once dealt."""
+        return self.match.engine if self.match is not None else None
 
     @property
     def moves(self) -> int:
@@ -260,6 +267,7 @@ class Table:
         )
         session.deliver(body_of(seated))
         session.deliver(self.snapshot_body(seat))
+        self._deal_messages(session)
         log.info("seated", extra=ids(table_id=self.table_id, seat=seat, player_id=session.player_id))
 
     def spectate(self, session: Session, reply_to: CommandId | None) -> None:
@@ -271,6 +279,7 @@ class Table:
         self._info_packed = None
         session.deliver(self.snapshot_body(None, reply_to))
         if fresh:
+            self._deal_messages(session)
             self.changed()
 
     def leave(self, session: Session) -> None:
@@ -364,26 +373,39 @@ class Table:
         self.start_game()
         return True
 
-    def _deal(self, games: int, seed: str | None) -> Match:
-        """Game number ``games``, dealt from a fresh secret seed (or one derived from ``settings.seed``)."""
-        if seed is None:
-            fixed = self.host.settings.seed
-            seed = new_seed() if fixed is None else f"{fixed}/{self.table_id}/{games}"
+    def _new_match(self, games: int, seeds: GameSeeds) -> Match:
         self.games = games
-        self.match = Match(self.host, self, self.spec, self.options, games, seed)
+        self.match = Match(self.host, self, self.spec, self.options, games, seeds)
         return self.match
 
     def start_game(self) -> None:
-        """Every seat is held: deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
-        match = self._deal(self.games + 1, None)
+        """Every seat is held: commit to the deal (``deal_commitment``), wait briefly for the seated
+        humans' seeds, then deal (:meth:`Match.first_deal`)."""
+        games = self.games + 1
+        fixed = self.host.settings.seed
+        derived = None if fixed is None else f"{fixed}/{self.table_id}/{games}"
+        match = self._new_match(games, GameSeeds.fresh(len(self.seats), derived))
         self.status = "playing"
         for seat in self.seats:
             seat.timeouts = 0
-        self.changed()
-        for session, viewer in self.listeners():
-            session.deliver(self.snapshot_body(viewer))
-        match.start()
-        log.info("game started", extra=ids(table_id=self.table_id))
+        self.changed()  # the seed is stored before its commitment goes out
+        match.commit()
+        match.await_seeds()
+
+    def contribute(self, session: Session, seed: str) -> None:
+        """``contribute_seed``: a seated human's seed for the deal of the game starting."""
+        seat = self.seat_of(session)
+        if self.status != "playing" or self.match is None:
+            raise CommandError("seed_closed", "no game is starting at this table")
+        self.match.contribute(seat, seed)
+
+    def deal_columns(self) -> tuple[str | None, str | None, bool]:
+        """How the current game deals, as stored: algorithm, the players' seeds (JSON), dealt."""
+        return self.match.seeds.columns() if self.match is not None else (None, None, True)
+
+    def _deal_messages(self, session: Session) -> None:
+        if self.status == "playing" and self.match is not None:
+            self.match.deal_messages(session)
 
     def game_over(self) -> None:
         self.status = "finished"
@@ -397,7 +419,9 @@ class Table:
         self.games = stored.games
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
         if stored.seed is not None and stored.status != "waiting":
-            self._deal(stored.games, stored.seed).replay(actions)
+            players, seeds = len(self.seats), stored.player_seeds
+            stored_seeds = GameSeeds.stored(players, stored.seed, stored.deal_algorithm, seeds, stored.dealt)
+            self._new_match(stored.games, stored_seeds).replay(actions)
         self._info_packed = None
 
     def restored(self) -> None:

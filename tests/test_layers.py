@@ -13,8 +13,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"protocol": "boneyard.protocol", "server": "boneyard.server", "clients": "boneyard.clients"}
 
-PROTOCOL_VALUES = ("boneyard.protocol.values",)
-"""What ``server/games`` (pure rules and bots) may import of ours besides itself."""
+PROTOCOL_VALUES = ("boneyard.protocol.values", "boneyard.protocol.fairness")
+"""What ``server/games`` (pure rules and bots) may import of ours besides itself: protocol's value types,
+and the deal algorithm (``boneyard-deal/1``, standard library only) that the fair dealer draws from."""
 LOCAL_SERVER_STARTER = "boneyard.clients.cli.main"
 """The one client module that may import the server: it starts a local one in-process."""
 BELOW_THE_TABLES = ("boneyard.server.storage", "boneyard.server.games")
@@ -58,10 +59,10 @@ def _imports_of(name: str) -> Iterator[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            yield base
-            for alias in node.names:
-                if f"{base}.{alias.name}" in MODULES:
-                    yield f"{base}.{alias.name}"
+            submodules = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in MODULES]
+            if len(submodules) < len(node.names):
+                yield base  # names from the module itself (``from a import b`` with ``b`` no module)
+            yield from submodules
 
 
 def ours(name: str) -> set[str]:

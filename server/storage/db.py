@@ -98,6 +98,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE tables ADD COLUMN bot_delay_ms INTEGER",),
     # 5: the record id of the last game finished at a table (in its description).
     ("ALTER TABLE tables ADD COLUMN record_id TEXT",),
+    # 6: fair deals: the current game's deal algorithm (NULL: a game stored before, dealt by the keyed
+    # dealer from `seed`), the players' contributed seeds (JSON, by seat) and whether the first deal is
+    # made (0: the game still waits for seeds).
+    (
+        "ALTER TABLE tables ADD COLUMN deal_algorithm TEXT",
+        "ALTER TABLE tables ADD COLUMN player_seeds TEXT",
+        "ALTER TABLE tables ADD COLUMN dealt INTEGER NOT NULL DEFAULT 1",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

@@ -8,9 +8,10 @@ a statement queued on the :class:`~server.storage.journal.Journal`, committed in
 before any frame that follows it is sent. :data:`NO_LOG` is the same interface doing nothing
 (``durable = false``).
 
-A table is stored as what rebuilds it: its options, seats and tokens, the current game's dealer
-seed and accepted actions (an engine is a pure function of its dealer and its actions), and the
-turn's deadline as wall-clock time. The read side (:func:`load`) returns exactly that.
+A table is stored as what rebuilds it: its options, seats and tokens, the current game's seeds
+(the server's, the players' contributions, whether the first deal is made) and accepted actions
+(an engine is a pure function of its dealer and its actions), and the turn's deadline as wall-clock
+time. The read side (:func:`load`) returns exactly that.
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ from boneyard.server.storage.journal import Journal
 from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
-        bot_delay_ms, record_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
-        seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id"""
+        seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
+        deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
+        dealt = excluded.dealt"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts) VALUES (?,?,?,?,?,?,?)"
 )
@@ -96,6 +99,10 @@ class LoggedTable(Protocol):
     def record_id(self) -> str | None: ...
     @property
     def seats(self) -> Sequence[LoggedSeat]: ...
+
+    def deal_columns(self) -> tuple[str | None, str | None, bool]:
+        """How the current game deals: algorithm, the players' seeds (JSON), whether it is dealt."""
+        ...
 
 
 class LoggedSession(Protocol):
@@ -199,6 +206,7 @@ class DurableLog:
             json.dumps(sorted(table.rematch)),
             table.bot_delay_ms,
             table.record_id,
+            *table.deal_columns(),
         )
         seats = tuple((table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats)
         before = self._rows.get(table_id)
@@ -297,6 +305,11 @@ class StoredTable:
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
     bot_delay_ms: int | None = None
     record_id: str | None = None
+    deal_algorithm: str | None = None
+    """``None``: a game stored before fair deals (the keyed dealer over ``seed``)."""
+    player_seeds: str | None = None
+    """The players' contributed seeds, JSON (see :class:`~server.fairdeal.GameSeeds`)."""
+    dealt: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,10 +351,13 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             actions=actions.get(row[0], []),
             bot_delay_ms=row[10],
             record_id=row[11],
+            deal_algorithm=row[12],
+            player_seeds=row[13],
+            dealt=bool(row[14]),
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move, bot_delay_ms, record_id FROM tables"
+            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

@@ -27,13 +27,15 @@ TIMEOUT = 10.0
 @asynccontextmanager
 async def running_server(**overrides: Any) -> AsyncIterator[BoneyardServer]:
     """A server on 127.0.0.1, port 0, in memory only; bots act at once, and clients that play at machine
-    speed are not rate-limited, unless the overrides say otherwise."""
+    speed are not rate-limited, and games deal without waiting for players' seeds, unless the overrides
+    say otherwise."""
     options: dict[str, Any] = {
         "port": 0,
         "durable": False,
         "bot_delay_seconds": 0.0,
         "commands_per_second": 10_000,
         "command_burst": 10_000,
+        "deal_seed_wait_ms": 0,  # the fair-deal tests ask for a wait explicitly
         **overrides,
     }
     async with BoneyardServer(Settings(**options)) as server:

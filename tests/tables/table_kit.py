@@ -35,8 +35,9 @@ ACTION: TypeAdapter[Any] = TypeAdapter(Action)
 
 
 def settings(**overrides: Any) -> Settings:
-    """In memory, and dealt from a fixed seed: every run of a test plays the same game."""
-    return Settings(**{"durable": False, "seed": 12, **overrides})
+    """In memory, dealt from a fixed seed (every run of a test plays the same game), without waiting for
+    players' seeds unless a test asks to."""
+    return Settings(**{"durable": False, "seed": 12, "deal_seed_wait_ms": 0, **overrides})
 
 
 class Player:
@@ -95,6 +96,7 @@ class MemoryLog:
             bot_delay_ms=table.bot_delay_ms,
             record_id=table.record_id,
         )
+        row["deal_algorithm"], row["player_seeds"], row["dealt"] = table.deal_columns()
         self.seats[table.table_id] = [
             StoredSeat(s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats
         ]

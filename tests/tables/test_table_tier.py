@@ -112,8 +112,9 @@ def test_taking_a_bots_seat_mid_hand_waits_for_the_hand_over() -> None:
     table.take_seat(cy.session, 2, reply_to=3)
     seat = table.seats[2]
     assert seat.handing_over and seat.name == "cy"
-    seated, snapshot = cy.new()
+    seated, snapshot, commitment = cy.new()
     assert (seated.type, seated.reply_to, seated.seat) == ("seated", 3, 2)
+    assert (commitment.type, commitment.game_number) == ("deal_commitment", 1)  # what the deal is bound to
     assert snapshot.view.legal_actions == ()  # the bot plays on: no actions for cy yet
     with pytest.raises(CommandError) as refused:
         act(table, cy, {"type": "bid", "bid": 4})
@@ -259,3 +260,33 @@ def test_a_restored_table_is_the_same_game_with_the_same_players_and_deadline() 
     left = back.time_left_ms()
     assert left is not None and abs(left - 15_000) <= 1_000  # the stored deadline, not a fresh turn
     assert again.new_session("cy").player_id == "p2"  # ids go on past the restored ones
+
+
+def test_a_game_commits_to_its_deal_and_waits_for_the_players_seeds_on_the_clock() -> None:
+    host = FakeHost(deal_seed_wait_ms=1000)
+    table = host.table("straight", {"players": 2})
+    ana, bo = player("ana", 1), player("bo", 2)
+    table.join(ana.session, 0, reply_to=None)
+    table.join(bo.session, 1, reply_to=None)
+    commitment = ana.last("deal_commitment")
+    assert (commitment.game_number, list(commitment.seats), commitment.wait_ms) == (1, [0, 1], 1000)
+    assert table.status == "playing" and table.engine is None and not ana.of_type("turn")
+    table.contribute(ana.session, "ab" * 32)
+    assert bo.last("seed_contributed").seat == 0 and table.engine is None  # bo's seed may still come
+    host.clock.advance(0.999)
+    assert table.engine is None
+    host.clock.advance(0.002)  # the wait is over: dealt with the seeds that came
+    assert table.engine is not None and ana.last("turn").seat == seat_to_move(table)
+    with pytest.raises(CommandError) as refused:
+        table.contribute(bo.session, "cd" * 32)
+    assert refused.value.code == "seed_closed"
+
+
+def test_the_last_seed_deals_at_once() -> None:
+    host = FakeHost(deal_seed_wait_ms=5000)
+    table = host.table("straight", {"players": 2}, bots=[1])
+    ana = player("ana")
+    table.join(ana.session, 0, reply_to=None)
+    assert table.engine is None
+    table.contribute(ana.session, "ef" * 32)  # the only human seat: no need to wait
+    assert table.engine is not None and host.clock.now == 0.0

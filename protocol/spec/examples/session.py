@@ -28,7 +28,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "send_queue_frames": 256,
         },
         heartbeat_seconds=20,
-        features=["bot_delay"],
+        features=["bot_delay", "fair_deals"],
     ),
     command("`identify`, new session", type="identify", id=1, name="ana", resume=None),
     command(
