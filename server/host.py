@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from boneyard.server.records import RecordStore
+from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.storage.store import TableLog
@@ -184,4 +185,49 @@ class TableHost(Protocol[T]):
 
     def left_table(self, session: Session) -> None:
         """The session left a table: back in the lobby if it is at no other."""
+        ...
+
+
+class Room(Protocol):
+    """The table as its match sees it (``boneyard.server.table.Table``)."""
+
+    record_id: str | None
+    """The record id of the last game finished at the table (public: it is in the table's description)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def turn_seconds(self) -> int | None: ...
+    @property
+    def bot_delay_ms(self) -> int | None:
+        """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
+        pause at all while only bots sit at the table."""
+        ...
+
+    @property
+    def roster(self) -> Roster: ...
+
+    def changed(self) -> None:
+        """The table's public description changed (``table_updated``; written down)."""
+        ...
+
+    def stored(self) -> None:
+        """Something durable but not public changed (a seat's timeouts): write the table down."""
+        ...
+
+    def seat_status(self, seat: Seat) -> None:
+        """A seat's connection or auto-play changed: ``seat_status`` to everyone, then ``changed``."""
+        ...
+
+    def game_over(self) -> None:
+        """The game is over (its record is stored and ``game_over`` sent)."""
+        ...
+
+    @property
+    def removed(self) -> bool:
+        """The table was removed (a game still waiting for seeds is never dealt)."""
+        ...
+
+    def snapshot_body(self, viewer: int | None) -> bytes:
+        """A ``snapshot`` of the table as ``viewer`` may see it."""
         ...

@@ -1,7 +1,7 @@
 """One game at a table: the engine, its seed and moves, the turn timer, bots, the events fan-out, the record.
 
 A :class:`Match` is owned by its :class:`~boneyard.server.table.Table` (a rematch is a new match)
-and sees the table through :class:`Room` and the server through
+and sees the table through :class:`~boneyard.server.host.Room` and the server through
 :class:`~boneyard.server.host.TableHost`: it imports neither the table nor the lobby.
 
 Everything here runs synchronously from a command or a timer callback to the last frame queued, and
@@ -16,70 +16,25 @@ except the record, which is stored (and fetchable) only once the game is over.
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import random
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import partial
-from typing import Any, Protocol
+from random import Random
+from typing import Any
 
+from boneyard.server.botmoves import AfterCommit, bot_random
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import Cancellable, Clock, TableHost
+from boneyard.server.host import Cancellable, Room, TableHost
 from boneyard.server.logs import ids
 from boneyard.server.records import validated
-from boneyard.server.seats import Roster, Seat
+from boneyard.server.seats import Seat
 from boneyard.server.session import Session
 from boneyard.server.wire import EventEncoder, engine_action, turn_body, turn_head, view_model
 
 log = logging.getLogger("boneyard.table")
-
-
-class Room(Protocol):
-    """The table as its match sees it."""
-
-    record_id: str | None
-    """The record id of the last game finished at the table (public: it is in the table's description)."""
-
-    @property
-    def table_id(self) -> str: ...
-    @property
-    def turn_seconds(self) -> int | None: ...
-    @property
-    def bot_delay_ms(self) -> int | None:
-        """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
-        pause at all while only bots sit at the table."""
-        ...
-
-    @property
-    def roster(self) -> Roster: ...
-
-    def changed(self) -> None:
-        """The table's public description changed (``table_updated``; written down)."""
-        ...
-
-    def stored(self) -> None:
-        """Something durable but not public changed (a seat's timeouts): write the table down."""
-        ...
-
-    def seat_status(self, seat: Seat) -> None:
-        """A seat's connection or auto-play changed: ``seat_status`` to everyone, then ``changed``."""
-        ...
-
-    def game_over(self) -> None:
-        """The game is over (its record is stored and ``game_over`` sent)."""
-        ...
-
-    @property
-    def removed(self) -> bool:
-        """The table was removed (a game still waiting for seeds is never dealt)."""
-        ...
-
-    def snapshot_body(self, viewer: int | None) -> bytes:
-        """A ``snapshot`` of the table as ``viewer`` may see it."""
-        ...
 
 
 class Match:
@@ -432,12 +387,9 @@ class Match:
         self.host.metrics.action("auto" if auto else "bot")
         self._after(events, auto=auto)
 
-    def bot_random(self) -> random.Random:
-        """The bot's tie-breaker for this move: drawn from the game's secret seed and the move number,
-        so that a restored table's bots choose exactly as they would have (and a fixed
-        ``settings.seed`` replays a whole table). The seed only goes in through SHA-256, so the
-        choices reveal nothing of it."""
-        return LazyRandom(hashlib.sha256(f"bots/{self.seed}/{self.moves}".encode()).digest())
+    def bot_random(self) -> Random:
+        """The bot's tie-breaker for this move (:func:`~boneyard.server.botmoves.bot_random`)."""
+        return bot_random(self.seed, self.moves)
 
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""
@@ -454,57 +406,3 @@ class Match:
         self.host.records.put(record_id, record)
         log.info("game over", extra=ids(table_id=self.room.table_id, record_id=record_id))
         return record_id
-
-
-class AfterCommit:
-    """A bot move waiting for the commit of the table's last action, then for its turn in the loop
-    (one move per table per loop pass); cancelled like a timer handle, at either stage."""
-
-    __slots__ = ("_callback", "_clock", "_handle")
-
-    def __init__(self, clock: Clock, callback: Callable[[], object]) -> None:
-        self._clock = clock
-        self._callback: Callable[[], object] | None = callback
-        self._handle: Cancellable | None = None
-
-    def cancel(self) -> None:
-        self._callback = None
-        if self._handle is not None:
-            self._handle.cancel()
-
-    def __call__(self) -> None:
-        callback, self._callback = self._callback, None
-        if callback is not None:
-            self._handle = self._clock.call_soon(callback)
-
-
-class LazyRandom(random.Random):
-    """A ``random.Random`` seeded on its first draw: seeding costs some 6 µs, and most bot moves draw
-    nothing (the bots use randomness to break ties only). Draws the same numbers as ``Random(seed)``.
-
-    >>> lazy, eager = LazyRandom("s"), random.Random("s")
-    >>> [lazy.random(), lazy.randrange(100), lazy.choice("abc")] == [eager.random(), eager.randrange(100),
-    ...                                                               eager.choice("abc")]
-    True
-    """
-
-    def __init__(self, seed: str | bytes) -> None:  # no super().__init__(): that would seed now
-        self._pending: str | bytes | None = seed
-        self.gauss_next = None
-
-    def _seed_now(self) -> None:
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            super().seed(pending)
-
-    def seed(self, a: object = None, version: int = 2) -> None:  # an explicit seed replaces the pending one
-        self._pending = None
-        super().seed(a, version)  # type: ignore[arg-type]
-
-    def random(self) -> float:
-        self._seed_now()
-        return super().random()
-
-    def getrandbits(self, k: int, /) -> int:
-        self._seed_now()
-        return super().getrandbits(k)

@@ -22,9 +22,20 @@ BELOW_THE_TABLES = ("boneyard.server.storage", "boneyard.server.games")
 """Packages below the table tier: they import nothing of the server's middle."""
 SERVER_MIDDLE = {
     f"boneyard.server.{name}"
-    for name in ("session", "seats", "host", "match", "table", "lobby", "commands", "connection", "outbox")
+    for name in (
+        "session",
+        "seats",
+        "host",
+        "botmoves",
+        "match",
+        "table",
+        "lobby",
+        "commands",
+        "connection",
+        "outbox",
+    )
 } | {"boneyard.server.app", "boneyard.server.wsconnection", "boneyard.server.cli"}
-TABLE_TIER = ("session", "seats", "host", "match", "table", "lobby", "commands")
+TABLE_TIER = ("session", "seats", "host", "botmoves", "match", "table", "lobby", "commands")
 """Sans-I/O: none of these imports websockets or asyncio's sockets tier."""
 
 
