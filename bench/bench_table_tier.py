@@ -54,7 +54,9 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
-    settings = Settings(durable=False, commands_per_second=10_000, command_burst=10_000, seed=1)
+    settings = Settings(
+        durable=False, commands_per_second=10_000, command_burst=10_000, seed=1, deal_seed_wait_ms=0
+    )
     lobby = Lobby(settings, Metrics(lambda: []), MemoryRecordStore(100), ManualClock())
     commands = Commands(lobby, msgpack.packb({"type": "hello"}))
     links = [CountingLink() for _ in range(3)]
