@@ -48,6 +48,12 @@ class CountingLink:
     def peer(self) -> str | None:
         return "bench"
 
+    def host(self) -> str:
+        return "127.0.0.1"
+
+    def charge(self, reply_bytes: int) -> None:
+        pass
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

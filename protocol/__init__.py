@@ -25,7 +25,15 @@ from boneyard.protocol.codec import (
     encode,
 )
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealProof, DealRevealed, SeedContributed
-from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, CloseCode, DecodeErrorCode, Error, ErrorCode
+from boneyard.protocol.errors import (
+    CLOSE_CODES,
+    ERROR_CODES,
+    CloseCode,
+    DecodeErrorCode,
+    Error,
+    ErrorCode,
+    RefusalCode,
+)
 from boneyard.protocol.game import (
     ENGINE_EVENTS,
     Act,
@@ -47,6 +55,7 @@ from boneyard.protocol.game import (
 )
 from boneyard.protocol.handshake import (
     FEATURE_BOT_DELAY,
+    FEATURE_PRIVATE_TABLES,
     Hello,
     Identify,
     Limits,
@@ -127,6 +136,7 @@ __all__ = [
     "ENGINE_EVENTS",
     "ERROR_CODES",
     "FEATURE_BOT_DELAY",
+    "FEATURE_PRIVATE_TABLES",
     "PROTOCOL_VERSION",
     "RECORD_ADAPTER",
     "RECORD_FORMAT",
@@ -184,6 +194,7 @@ __all__ = [
     "ProtocolError",
     "Record",
     "RecordMessage",
+    "RefusalCode",
     "Rematch",
     "Resume",
     "SeatInfo",

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from boneyard.protocol import REPLIES, ErrorCode, Identify, RecordMessage, SeatRef, Welcome
+from boneyard.protocol import REPLIES, ErrorCode, Identify, SeatRef, Welcome
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
@@ -49,6 +49,14 @@ class Link(Protocol):
 
     def peer(self) -> str | None:
         """Who is on the other end, for logs."""
+        ...
+
+    def host(self) -> str:
+        """The client's address (what per-address quotas count)."""
+        ...
+
+    def charge(self, reply_bytes: int) -> None:
+        """Meter a big reply as commands (the one signal back to the socket tier's token bucket)."""
         ...
 
 
@@ -172,13 +180,13 @@ class Commands:
         session.deliver(self.lobby.table_list_body(command.id))
 
     def _create(self, link: Link, session: Session, command: Any) -> None:
-        self.lobby.create_table(session, command, command.id)
+        self.lobby.create_table(session, command, command.id, link.host())
 
     def _join(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).join(session, command.seat, command.id)
+        self._table(command.table_id).join(session, command.seat, command.id, command.invite)
 
     def _take_seat(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).take_seat(session, command.seat, command.id)
+        self._table(command.table_id).take_seat(session, command.seat, command.id, command.invite)
 
     def _spectate(self, link: Link, session: Session, command: Any) -> None:
         self._table(command.table_id).spectate(session, command.id)
@@ -199,13 +207,11 @@ class Commands:
         self._table(command.table_id).contribute(session, command.seed)
 
     def _get_record(self, link: Link, session: Session, command: Any) -> None:
-        record = self.lobby.records.get(command.record_id)
-        if record is None:
+        body = self.lobby.record_bodies.reply(command.record_id, command.id)
+        if body is None:
             raise CommandError("no_such_record", f"no finished game has the record {command.record_id}")
-        message = RecordMessage(
-            type="record", seq=1, reply_to=command.id, record_id=command.record_id, record=record
-        )
-        session.deliver(body_of(message))
+        session.deliver(body)
+        link.charge(len(body))
 
 
 def send(link: Link, body: bytes) -> None:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from websockets.exceptions import ConnectionClosed
 
-from boneyard.protocol import SUBPROTOCOL, DecodeLimits, ProtocolError, decode_command
+from boneyard.protocol import SUBPROTOCOL, DecodeLimits, ProtocolError, RefusalCode, decode_command
 from boneyard.server.commands import Commands
 from boneyard.server.logs import ids
 from boneyard.server.meter import TokenBucket
@@ -33,6 +33,9 @@ from boneyard.server.settings import Settings
 from boneyard.server.wsconnection import BoneyardConnection
 
 log = logging.getLogger("boneyard.connection")
+
+REFUSALS: frozenset[str] = frozenset(get_args(RefusalCode))
+"""Decode errors of well-formed commands (``invalid_options``, ``no_such_seat``)."""
 
 BAD_FRAMES = 10
 """Undecodable frames tolerated (leaking one a second) before closing with 1008."""
@@ -75,9 +78,28 @@ class Client(FrameWriter):
     def too_slow(self) -> None:
         self.close_with(4004, "too slow: the send queue is full")
 
+    def host(self) -> str:
+        """The peer's IP address (what per-address quotas count)."""
+        address = self.ws.remote_address
+        return str(address[0]) if isinstance(address, tuple) and address else str(address)
+
     def peer(self) -> str | None:
         player = self.session.player_id if self.session is not None else None
-        return player or str(self.ws.remote_address)
+        return player or self.address()
+
+    def address(self) -> str:
+        """The peer as ``host:port`` (``[host]:port`` for IPv6)."""
+        address = self.ws.remote_address
+        if not isinstance(address, tuple) or len(address) < 2:
+            return str(address)
+        host = str(address[0])
+        return f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
+
+    def charge(self, reply_bytes: int) -> None:
+        """A reply of ``reply_bytes`` costs one more command per ``reply_bytes_per_command`` bytes (issue
+        #15: fetching big replies in a loop must not be cheaper than sending commands). The bucket may go
+        below zero: the commands after wait until it refills."""
+        self._bucket.tokens -= reply_bytes // self.ctx.settings.reply_bytes_per_command
 
     # -- the connection's life ------------------------------------------------------------------------
 
@@ -100,6 +122,9 @@ class Client(FrameWriter):
         finally:
             handshake.cancel()
             ws.direct = None
+            code = ws.close_code if ws.close_code is not None else 1006
+            player = self.session.player_id if self.session is not None else None
+            log.info("disconnected", extra=ids(peer=self.address(), player_id=player, code=code))
             self.gone()
 
     def _direct(self, frame: bytes) -> None:
@@ -138,7 +163,8 @@ class Client(FrameWriter):
             if self._strikes > ctx.settings.command_burst:
                 self.close_with(4005, "commands kept exceeding the rate limit")
         elif problem is not None:
-            if ctx.commands.refuse(self, problem.code, problem.message, reply_to):
+            identified = ctx.commands.refuse(self, problem.code, problem.message, reply_to)
+            if identified and problem.code not in REFUSALS:  # a well-formed command refused is no bad frame
                 self._bad_frame()
         else:
             ctx.commands.handle(self, command)

@@ -29,6 +29,7 @@ from boneyard.server.records import RecordStore
 from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
+from boneyard.server.spectators import SpectatorChat
 from boneyard.server.storage.store import TableLog
 
 T = TypeVar("T", contravariant=True)
@@ -179,6 +180,15 @@ class TableHost(Protocol[T]):
         """Nobody is left at the table: remove it (``table_removed``)."""
         ...
 
+    @property
+    def spectator_chat(self) -> SpectatorChat:
+        """The chat lines a table's spectators may send in all (one bucket per table)."""
+        ...
+
+    def spectators_changed(self, table: T) -> None:
+        """A spectator came or went: the new count goes out soon, coalesced."""
+        ...
+
     def at_table(self, session: Session) -> None:
         """The session sat down or started watching: it is no longer in the lobby."""
         ...
@@ -217,6 +227,10 @@ class Room(Protocol):
 
     def seat_status(self, seat: Seat) -> None:
         """A seat's connection or auto-play changed: ``seat_status`` to everyone, then ``changed``."""
+        ...
+
+    def turn_limit(self, seat: Seat) -> int | None:
+        """Seconds ``seat`` has for a turn (``None``: no timer)."""
         ...
 
     def game_over(self) -> None:

@@ -26,15 +26,18 @@ from typing import Any
 import msgpack
 
 from boneyard.protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
-from boneyard.protocol.values import CommandId
+from boneyard.protocol.values import CommandId, cleaned_name
 from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES, GameSpec
 from boneyard.server.host import Cancellable, Clock
 from boneyard.server.logs import ids
 from boneyard.server.metrics import Metrics
+from boneyard.server.quota import TableQuota
+from boneyard.server.record_bodies import RecordBodies
 from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
+from boneyard.server.spectators import SpectatorChat
 from boneyard.server.storage.store import NO_LOG, StoredSession, TableLog, id_number
 from boneyard.server.table import Table
 from boneyard.server.wire import array_header, body_of, body_of_dict
@@ -81,16 +84,31 @@ class Lobby:
         self._push_timer: Cancellable | None = None
         self._table_ids = itertools.count(1)
         self._player_ids = itertools.count(1)
+        self._run = run_tag()
+        """This run's tag in every table and player id: a restarted server numbers from 1 again, and
+        a client holding an old id must not land on a different table (issue #15, item 8)."""
+        self.spectator_chat = SpectatorChat(settings.spectator_chat_per_minute)
+        self._spectated: set[str] = set()
+        """Tables whose spectator count changed since the last coalesced push."""
+        self._spectated_timer: Cancellable | None = None
+        self.record_bodies = RecordBodies(records.get, on_encode=metrics.records_encoded.inc)
+        """``get_record`` replies, each record encoded once."""
+        self.quota = TableQuota(
+            per_session=settings.tables_per_session,
+            per_address=settings.tables_per_address,
+            bots_per_session=settings.bot_tables_per_session,
+            bots_max=settings.max_bot_tables,
+        )
 
     # -- sessions -------------------------------------------------------------------------------------
 
     def new_session(self, name: str) -> Session:
-        return Session(f"p{next(self._player_ids)}", name, self.settings.resume_buffer_frames)
+        return Session(f"p{next(self._player_ids)}-{self._run}", name, self.settings.resume_buffer_frames)
 
     def restore_session(self, stored: StoredSession) -> Session:
         """A stored session holding seats and a token, with its message log if the server stopped
         gracefully (without one, its first resume gets snapshots)."""
-        session = Session(stored.player_id, stored.name, self.settings.resume_buffer_frames)
+        session = Session(stored.player_id, cleaned_name(stored.name), self.settings.resume_buffer_frames)
         session.token = stored.token
         if stored.log is not None:
             session.start_log()
@@ -162,20 +180,31 @@ class Lobby:
         return "r" + secrets.token_urlsafe(12)
 
     def continue_ids(self, table_ids: Sequence[str], player_ids: Sequence[str]) -> None:
-        """After a restore: new table and player ids start past the restored ones."""
-        self._table_ids = itertools.count(1 + max((id_number(i) for i in table_ids), default=0))
-        self._player_ids = itertools.count(1 + max((id_number(i) for i in player_ids), default=0))
+        """After a restore: new table and player ids start past the restored ones (of this run's tag;
+        other runs' ids cannot collide with this one's anyway)."""
+        mine = f"-{self._run}"
+        tables = (id_number(i) for i in table_ids if i.endswith(mine))
+        players = (id_number(i) for i in player_ids if i.endswith(mine))
+        self._table_ids = itertools.count(1 + max(tables, default=0))
+        self._player_ids = itertools.count(1 + max(players, default=0))
 
     def create_table(
-        self, session: Session, command: CreateMoonTable | CreateStraightTable, reply_to: CommandId | None
+        self,
+        session: Session,
+        command: CreateMoonTable | CreateStraightTable,
+        reply_to: CommandId | None,
+        host: str = "",
     ) -> Table:
-        """``create_table``: the table, its bots, and the creator's seat if asked."""
+        """``create_table``: the table, its bots, and the creator's seat if asked (``host``: the creator's
+        address, for the per-address quota)."""
         settings = self.settings
         if self.stopping:
             raise CommandError("unavailable", "the server is shutting down")
         if len(self.tables) >= settings.max_tables:
             raise CommandError("unavailable", f"the server is full ({settings.max_tables} tables)")
         spec = GAMES[command.game]
+        bots_only = command.seat is None and len(command.bots) == command.players
+        self.quota.check(session.player_id, host, bots_only=bots_only)
         try:
             options = spec.options_from_dict(command.options.model_dump())
         except (TypeError, ValueError) as error:
@@ -185,15 +214,37 @@ class Lobby:
             turn_seconds = settings.turn_seconds
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
-        table = self.open_table(spec, options, turn_seconds, command.bots, bot_delay_ms=command.bot_delay_ms)
-        reply = TableCreated(type="table_created", seq=1, reply_to=reply_to, table=table.info())
+        invite = secrets.token_urlsafe(18) if command.private else None
+        table = self.open_table(
+            spec,
+            options,
+            turn_seconds,
+            command.bots,
+            bot_delay_ms=command.bot_delay_ms,
+            owner=session.player_id,
+            invite=invite,
+        )
+        self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
+        reply = TableCreated(
+            type="table_created", seq=1, reply_to=reply_to, table=table.info(), invite=table.invite
+        )
         session.deliver(body_of(reply))
         log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
         if command.seat is not None:
             table.join(session, command.seat, None)
-        else:
-            table.maybe_start()
+        elif not table.maybe_start():
+            self.remove_if_left_empty(table)
         return table
+
+    def remove_if_left_empty(self, table: Table) -> None:
+        """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""
+        remove = partial(self._remove_if_empty, table.table_id)
+        self.clock.call_later(self.settings.empty_table_seconds, remove)
+
+    def _remove_if_empty(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is not None and not self.stopping and table.removed_if_empty():
+            log.info("empty table removed", extra=ids(table_id=table_id))
 
     def open_table(
         self,
@@ -203,12 +254,15 @@ class Lobby:
         bots: Sequence[int] = (),
         table_id: str | None = None,
         bot_delay_ms: int | None = None,
+        owner: str | None = None,
+        invite: str | None = None,
     ) -> Table:
         """A new table in the lobby, written down; ``table_id``: a restored table, already stored (it is
         noted once it is whole, by :meth:`Table.restored`)."""
         restoring = table_id is not None
-        table = Table(self, table_id or f"t{next(self._table_ids)}", spec, options, turn_seconds, bots)
-        table.bot_delay_ms = bot_delay_ms
+        table_id = table_id or f"t{next(self._table_ids)}-{self._run}"
+        table = Table(self, table_id, spec, options, turn_seconds, bots)
+        table.bot_delay_ms, table.owner, table.invite = bot_delay_ms, owner, invite
         self.tables[table.table_id] = table
         if not restoring:
             self.table_log.table(table)
@@ -219,14 +273,37 @@ class Lobby:
         """Push ``table_updated`` to everyone at the table now, and to the lobby soon."""
         if table.table_id not in self.tables:
             return
+        self._tell_table(table)
+        self._note(table.table_id, "updated")
+
+    @staticmethod
+    def _tell_table(table: Table) -> None:
         body = _TABLE_UPDATED + table.info_packed()
         for session, _ in table.listeners():
             session.deliver(body)
-        self._note(table.table_id, "updated")
+
+    def spectators_changed(self, table: Table) -> None:
+        """A spectator came or went: everyone at the table hears the new count within
+        ``lobby_push_seconds``, once for all the joins and leaves in between (each one pushed at once
+        to everyone cost spectators x spectators frames)."""
+        self._note(table.table_id, "updated")  # the lobby's pushes are coalesced already
+        self._spectated.add(table.table_id)
+        if self._spectated_timer is None:
+            self._spectated_timer = self.clock.call_later(self.settings.lobby_push_seconds, self._push_counts)
+
+    def _push_counts(self) -> None:
+        self._spectated_timer = None
+        changed, self._spectated = self._spectated, set()
+        for table_id in changed:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self._tell_table(table)
 
     def remove_table(self, table: Table) -> None:
         if self.tables.pop(table.table_id, None) is None:
             return
+        self.quota.removed(table.table_id)
+        self.spectator_chat.forget(table.table_id)
         members = table.clear()
         self.table_log.table_removed(table.table_id)
         body = _removed_body(table.table_id)
@@ -296,6 +373,16 @@ class Lobby:
         self.stopping = True
         for table in self.tables.values():
             table.stop()
+
+
+def run_tag() -> str:
+    """A random tag for one run of the server: 8 characters of ``a-z0-9`` (41 bits).
+
+    >>> tag = run_tag(); len(tag), tag.isalnum(), tag == tag.lower()
+    (8, True, True)
+    """
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
 
 
 def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:

@@ -327,19 +327,25 @@ class Match:
         settings = host.settings
         if seat.bot_plays:
             delay = self.room.bot_delay_ms
-            if not delay and self.room.roster.bots_only():
-                # Flat out, one move per loop pass, and no faster than moves are committed: a table of
+            pace = settings.bots_only_move_seconds
+            if self.room.roster.bots_only() and (not delay or delay / 1000 <= pace):
+                # One move per loop pass at most, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
+                # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
+                # of such tables at full speed would take the CPU from every table with people at it.
                 pending = self._timer = AfterCommit(clock, self._bot_move)
-                host.table_log.after_commit(pending)
+                if pace > 0:
+                    clock.call_later(pace, partial(host.table_log.after_commit, pending))
+                else:
+                    host.table_log.after_commit(pending)
             elif seat.auto and seat.connected and not seat.bot:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
                 self._timer = clock.call_later(settings.auto_turn_seconds, self._bot_move)
             else:
                 seconds = settings.bot_delay_seconds if delay is None else delay / 1000
                 self._timer = clock.call_later(seconds, self._bot_move)
-        elif (turn_seconds := self.room.turn_seconds) is not None:
-            seconds = turn_seconds if seconds is None else seconds
+        elif (limit := self.room.turn_limit(seat)) is not None:
+            seconds = limit if seconds is None else seconds
             self._deadline = clock.time() + seconds
             self._timer = clock.call_later(seconds, self._time_out)
             host.table_log.deadline(self.room.table_id, self.moves, clock.wall() + seconds)

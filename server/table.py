@@ -12,6 +12,7 @@ Restoring a table after a restart goes through the same methods as building one 
 
 from __future__ import annotations
 
+import hmac
 import logging
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -48,9 +49,11 @@ class Table:
         "chat_log",
         "games",
         "host",
+        "invite",
         "match",
         "options",
         "options_dict",
+        "owner",
         "record_id",
         "rematch",
         "removed",
@@ -92,6 +95,10 @@ class Table:
         """The record id of the last game finished here (public, in the table's description)."""
         self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_HISTORY_LINES)
         """The latest chat lines, for snapshots (in memory only: a restart forgets them)."""
+        self.owner: str | None = None
+        """The player id of whoever created the table (``None``: from before owners were stored)."""
+        self.invite: str | None = None
+        """A private table's invite code: seats are taken with it only (``None``: an open table)."""
         self.removed = False
         self._info_packed: bytes | None = None
 
@@ -142,6 +149,7 @@ class Table:
                 "turn_seconds": self.turn_seconds,
                 "spectators": len(self.spectators),
                 "rematch": sorted(self.rematch),
+                "private": self.invite is not None,
                 "bot_delay_ms": self.bot_delay_ms,
                 "record_id": self.record_id,
             }
@@ -236,10 +244,29 @@ class Table:
         if self.host.stopping:
             raise CommandError("unavailable", "the server is shutting down")
 
-    def join(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
+    def _check_invited(self, session: Session, invite: str | None) -> None:
+        if self.invite is None or session.player_id == self.owner:
+            return
+        if invite is None or not hmac.compare_digest(invite, self.invite):
+            raise CommandError("not_invited", "this table is private: sit with its invite code")
+
+    def turn_limit(self, seat: Seat) -> int | None:
+        """The owner's turn policy: an untimed open table is untimed for its owner only; anyone else
+        who sits plays on the server's turn timer (a stranger must not stall the owner's table)."""
+        if self.turn_seconds is not None or self.invite is not None:
+            return self.turn_seconds
+        session = seat.session
+        if session is None or session.player_id == self.owner:
+            return None
+        return self.host.settings.turn_seconds
+
+    def join(
+        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
+    ) -> None:
         """Sit in an empty seat: ``seated``, ``snapshot``; the game starts once every seat is held."""
         holder = self._seat(seat)
         self._check_can_sit(session)
+        self._check_invited(session, invite)
         if holder.held:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         self.seat_player(session, seat)
@@ -247,10 +274,13 @@ class Table:
         if not self.maybe_start():
             self.changed()
 
-    def take_seat(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
+    def take_seat(
+        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
+    ) -> None:
         """Take a bot's seat; mid-game the bot plays on until the hand ends."""
         holder = self._seat(seat)
         self._check_can_sit(session)
+        self._check_invited(session, invite)
         if holder.session is not None:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         if not holder.bot:
@@ -274,13 +304,16 @@ class Table:
         """Watch: a ``snapshot`` without hidden tiles, then the table's messages."""
         if self.roster.seat_of(session) is not None:
             raise CommandError("already_seated", "you hold a seat at this table")
+        limit = self.host.settings.max_spectators
+        if session not in self.spectators and len(self.spectators) >= limit:
+            raise CommandError("unavailable", f"this table has its {limit} spectators (max_spectators)")
         fresh = self.roster.watch(session)
         self.host.at_table(session)
         self._info_packed = None
         session.deliver(self.snapshot_body(None, reply_to))
         if fresh:
             self._deal_messages(session)
-            self.changed()
+            self.host.spectators_changed(self)
 
     def leave(self, session: Session) -> None:
         """Stop watching, or give up a seat: during a game a bot takes it over."""
@@ -302,8 +335,9 @@ class Table:
     def _parted(self, seat: int | None, playing: bool) -> None:
         """Someone left: a spectator, or the player of ``seat`` (a bot holds it now if ``playing``)."""
         if seat is None:
-            self.changed()
-            self.removed_if_empty()
+            self._info_packed = None
+            if not self.removed_if_empty():
+                self.host.spectators_changed(self)  # counts are pushed coalesced
             return
         if not playing:
             self.rematch.discard(seat)
@@ -329,8 +363,14 @@ class Table:
         if len(text) > settings.chat_max_chars:
             limit = settings.chat_max_chars
             raise CommandError("chat_too_long", f"chat lines are at most {limit} characters")
-        if not session.take_chat_token(self.host.clock.time(), settings.chat_per_minute):
+        now = self.host.clock.time()
+        if not session.take_chat_token(now, settings.chat_per_minute):
             raise CommandError("rate_limited", f"at most {settings.chat_per_minute} chat lines a minute")
+        if self.roster.seat_of(session) is None and not self.host.spectator_chat.take(self.table_id, now):
+            limit = settings.spectator_chat_per_minute
+            raise CommandError(
+                "rate_limited", f"this table's spectators may chat {limit} lines a minute in all"
+            )
         line = ChatLine(seat=self.roster.seat_of(session), name=session.name, text=text)
         self.chat_log.append(line)
         chat = {"type": "chat", "seq": 1, "table_id": self.table_id, **line.model_dump()}
@@ -383,7 +423,8 @@ class Table:
         humans' seeds, then deal (:meth:`Match.first_deal`)."""
         games = self.games + 1
         fixed = self.host.settings.seed
-        derived = None if fixed is None else f"{fixed}/{self.table_id}/{games}"
+        # The table's number, not its run tag (random per run): a fixed seed replays across runs.
+        derived = None if fixed is None else f"{fixed}/{self.table_id.partition('-')[0]}/{games}"
         match = self._new_match(games, GameSeeds.fresh(len(self.seats), derived))
         self.status = "playing"
         for seat in self.seats:
@@ -418,6 +459,7 @@ class Table:
         self.rematch = set(stored.rematch)
         self.games = stored.games
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
+        self.owner, self.invite = stored.owner, stored.invite
         if stored.seed is not None and stored.status != "waiting":
             players, seeds = len(self.seats), stored.player_seeds
             stored_seeds = GameSeeds.stored(players, stored.seed, stored.deal_algorithm, seeds, stored.dealt)

@@ -54,10 +54,15 @@ class RestoreTarget(Protocol):
 
 
 def restore(
-    target: RestoreTarget, tables: list[StoredTable], sessions: dict[str, StoredSession], now: float
+    target: RestoreTarget,
+    tables: list[StoredTable],
+    sessions: dict[str, StoredSession],
+    now: float,
+    grace_seconds: float = 0.0,
 ) -> int:
     """Put the stored tables and sessions back in ``target`` (``now``: the wall-clock time, which stored
-    deadlines are measured against); the number of tables restored."""
+    deadlines are measured against; a turn left gets at least ``grace_seconds``); the number of tables
+    restored."""
     restored: dict[str, Any] = {}
     turns: list[tuple[RestoredTable, float | None]] = []
     for stored in tables:
@@ -68,7 +73,9 @@ def restore(
         if table.status == "playing":
             left = None
             if stored.deadline is not None and stored.deadline_move == table.moves:
-                left = max(0.0, stored.deadline - now)
+                # The clock ran while the server was down: the player gets at least the grace period
+                # to reconnect before anything is played for them.
+                left = max(grace_seconds, stored.deadline - now)
             turns.append((table, left))
     target.continue_ids([t.table_id for t in tables], [sessions[token].player_id for token in restored])
     for session in restored.values():

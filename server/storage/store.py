@@ -31,8 +31,8 @@ from boneyard.server.storage.journal import Journal
 from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
-        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
         deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
@@ -103,6 +103,11 @@ class LoggedTable(Protocol):
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
         """How the current game deals: algorithm, the players' seeds (JSON), whether it is dealt."""
         ...
+
+    @property
+    def owner(self) -> str | None: ...
+    @property
+    def invite(self) -> str | None: ...
 
 
 class LoggedSession(Protocol):
@@ -207,6 +212,8 @@ class DurableLog:
             table.bot_delay_ms,
             table.record_id,
             *table.deal_columns(),
+            table.owner,
+            table.invite,
         )
         seats = tuple((table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats)
         before = self._rows.get(table_id)
@@ -310,6 +317,8 @@ class StoredTable:
     player_seeds: str | None = None
     """The players' contributed seeds, JSON (see :class:`~server.fairdeal.GameSeeds`)."""
     dealt: bool = True
+    owner: str | None = None
+    invite: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,10 +363,13 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deal_algorithm=row[12],
             player_seeds=row[13],
             dealt=bool(row[14]),
+            owner=row[15],
+            invite=row[16],
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt FROM tables"
+            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite"
+            " FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
@@ -374,10 +386,10 @@ def _unpacked(blob: bytes | None) -> tuple[bytes, ...] | None:
 
 
 def id_number(identifier: str) -> int:
-    """The number in an id like ``t12`` or ``p7`` (0 if there is none).
+    """The number in an id like ``t12`` or ``p7-k2x9q0ab`` (0 if there is none).
 
-    >>> id_number("t12"), id_number("p7"), id_number("x")
+    >>> id_number("t12"), id_number("p7-k2x9q0ab"), id_number("x")
     (12, 7, 0)
     """
-    digits = identifier[1:]
+    digits = identifier[1:].partition("-")[0]
     return int(digits) if digits.isdigit() else 0

@@ -21,6 +21,7 @@ from boneyard.server.host import ManualClock
 from boneyard.server.records import MemoryRecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
+from boneyard.server.spectators import SpectatorChat
 from boneyard.server.storage.store import (
     LoggedSession,
     LoggedTable,
@@ -97,6 +98,7 @@ class MemoryLog:
             record_id=table.record_id,
         )
         row["deal_algorithm"], row["player_seeds"], row["dealt"] = table.deal_columns()
+        row["owner"], row["invite"] = table.owner, table.invite
         self.seats[table.table_id] = [
             StoredSeat(s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats
         ]
@@ -160,6 +162,7 @@ class FakeHost:
         self.records = MemoryRecordStore(100)
         self.metrics = Counter()
         self.stopping = False
+        self.spectator_chat = SpectatorChat(self.settings.spectator_chat_per_minute)
         self.changes: list[str] = []
         self.removed: list[str] = []
         self.in_lobby: set[Session] = set()
@@ -182,6 +185,9 @@ class FakeHost:
     def remove_table(self, table: Table) -> None:
         self.removed.append(table.table_id)
         table.clear()
+
+    def spectators_changed(self, table: Table) -> None:
+        self.changes.append(table.table_id)
 
     def at_table(self, session: Session) -> None:
         self.in_lobby.discard(session)

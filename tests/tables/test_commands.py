@@ -36,6 +36,12 @@ class FakeLink:
     def peer(self) -> str | None:
         return "test"
 
+    def host(self) -> str:
+        return "127.0.0.1"
+
+    def charge(self, reply_bytes: int) -> None:
+        self.charged = getattr(self, "charged", 0) + reply_bytes
+
 
 def front() -> tuple[Commands, Lobby, ManualClock]:
     clock = ManualClock()

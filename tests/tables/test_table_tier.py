@@ -246,20 +246,26 @@ def test_a_restored_table_is_the_same_game_with_the_same_players_and_deadline() 
     clock.advance(5.0)
     before = table.match.engine.view(0) if table.match else None  # type: ignore[union-attr]
 
-    again, clock2 = lobby_with_clock(log, bot_delay_seconds=1.0)
+    again, clock2 = lobby_with_clock(log, bot_delay_seconds=1.0, grace_seconds=5)
     clock2.wall_offset = clock.wall() - clock2.time()  # the same wall clock: the restart took no time
     tables, sessions = log.load()
-    assert restore(again, tables, sessions, clock2.wall()) == 1
+    assert restore(again, tables, sessions, clock2.wall(), again.settings.grace_seconds) == 1
     back = again.tables[table.table_id]
     assert (back.status, back.games, back.moves, back.seed) == ("playing", 1, table.moves, table.seed)
     assert back.match is not None and back.match.engine.view(0) == before
     assert [s.name for s in back.seats] == ["ana", "bot-1", "bot-2"]
     restored_ana = back.seats[0].session
-    assert restored_ana is not None and restored_ana.player_id == "p1" and restored_ana.client is None
+    assert (
+        restored_ana is not None
+        and restored_ana.player_id == ana.session.player_id
+        and restored_ana.client is None
+    )
     assert restored_ana.tables == {back: 0} and again.by_token[restored_ana.token or ""] is restored_ana
     left = back.time_left_ms()
     assert left is not None and abs(left - 15_000) <= 1_000  # the stored deadline, not a fresh turn
-    assert again.new_session("cy").player_id == "p2"  # ids go on past the restored ones
+    assert (
+        again.new_session("cy").player_id != restored_ana.player_id
+    )  # new ids never clash with restored ones
 
 
 def test_a_game_commits_to_its_deal_and_waits_for_the_players_seeds_on_the_clock() -> None:
