@@ -16,6 +16,8 @@ from typing import Any
 
 from boneyard.server.games import moon, straight
 from boneyard.server.games.base import Dealer, Engine
+from boneyard.server.games.moon.actions import ALL_ACTIONS as MOON_ACTIONS
+from boneyard.server.games.straight.actions import ALL_ACTIONS as STRAIGHT_ACTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,9 @@ class GameSpec:
     action_from_record: Callable[[Mapping[str, Any]], Any]
     bot: Callable[[Any, random.Random], Any]
     """The basic bot: ``bot(view, rng) -> action``, seeing only what its seat may see."""
+    actions: tuple[Any, ...] = ()
+    """Every well-formed action of the game (each with ``as_dict()``, its wire form): what the wire
+    translation (``boneyard.server.wire``) maps client actions to."""
 
     def options_from_dict(self, values: Mapping[str, Any]) -> Any:
         """Options from a record's or a client's dict; unknown names are an error."""
@@ -43,13 +48,16 @@ class GameSpec:
 
 
 GAMES: dict[str, GameSpec] = {
-    "moon": GameSpec("moon", moon.MoonOptions, moon.MoonGame, moon.action_from_record, moon.choose),
+    "moon": GameSpec(
+        "moon", moon.MoonOptions, moon.MoonGame, moon.action_from_record, moon.choose, MOON_ACTIONS
+    ),
     "straight": GameSpec(
         "straight",
         straight.StraightOptions,
         straight.StraightGame,
         straight.action_from_record,
         straight.choose,
+        STRAIGHT_ACTIONS,
     ),
 }
 

@@ -143,7 +143,7 @@ def test_parse_commands() -> None:
         (["moon", "bots=1,2,3"], "bots: Moon has seats 0 to 2, not 3"),
         (["moon", "seat=5"], "seat: Moon has seats 0 to 2"),
         (["moon", "turn=0"], "turn: 5 to 3600 seconds"),
-        (["straight", "players=2", "partnerships=on"], "partnerships: only with 4 players"),
+        (["straight", "players=2", "partnerships=on"], "partnerships: partnerships need 4 players"),
         (["moon", "bots=0,1"], "bots: seat 0 is yours"),
         (["moon", "target=0"], "target: 1 to 1000"),
         (["moon", "colour=red"], "unknown option 'colour'"),

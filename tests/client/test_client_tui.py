@@ -160,7 +160,7 @@ LOBBY_MISTAKES = [
     ("create moon bots=1,2,3", "bots: Moon has seats 0 to 2, not 3"),
     ("create moon seat=5", "seat: Moon has seats 0 to 2"),
     ("create moon turn=0", "turn: 5 to 3600 seconds per turn"),
-    ("create straight players=2 partnerships=on", "partnerships: only with 4 players"),
+    ("create straight players=2 partnerships=on", "partnerships: partnerships need 4 players"),
     ("create moon delay=99999", "delay: 0 to 10000 milliseconds"),
     ("create chess", "game: create moon"),
     ("say " + "x" * 501, "say: at most 500 characters"),

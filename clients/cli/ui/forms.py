@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boneyard.protocol.values import MAX_CHAT_CHARS
+from boneyard.protocol.values import MAX_CHAT_CHARS, PARTNERSHIP_PLAYERS, check_partnerships
 
 GAMES = ("moon", "straight")
 TURN_RANGE = (5, 3600)
@@ -104,9 +104,11 @@ def validate_create(game: str, fields: Mapping[str, str]) -> dict[str, Any]:
         if teams:
             if teams not in ON + OFF:
                 raise FormError(f"partnerships: on or off, not {teams!r}")
-            if teams in ON and players != 4:
-                raise FormError(f"partnerships: only with 4 players (this table has {players})")
-            if players == 4:
+            try:
+                check_partnerships(players, teams in ON)
+            except ValueError as error:
+                raise FormError(f"partnerships: {error} (this table has {players})") from None
+            if players == PARTNERSHIP_PLAYERS:
                 options["partnerships"] = teams in ON
     if "target" in fields:
         target = _number("target", fields["target"])
