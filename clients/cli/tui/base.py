@@ -2,14 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from collections.abc import Awaitable, Callable
+from typing import Protocol, cast
 
 from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-if TYPE_CHECKING:
-    from boneyard.clients.cli.tui.app import BoneyardApp
+from boneyard.clients.cli.core.session import Client
+from boneyard.clients.cli.ui.controller import Controller
+
+
+class PlayApp(Protocol):
+    """What the screens need of the app (``tui.app.BoneyardApp``), named here so they need not import it."""
+
+    client: Client
+    controller: Controller
+    clock: Callable[[], float]
+
+    def backlog(self, table_id: str | None) -> list[Text]: ...
+
+    async def run_line(self, text: str) -> None: ...
+
+    async def guarded(self, work: Awaitable[None]) -> None: ...
+
+    def action_help(self) -> None: ...
 
 
 def log_widget(lines: int) -> RichLog:
@@ -23,8 +40,8 @@ class PlayScreen(Screen[None]):
     """Composed and mounted: the regions exist."""
 
     @property
-    def boneyard(self) -> BoneyardApp:
-        return cast("BoneyardApp", self.app)
+    def boneyard(self) -> PlayApp:
+        return cast(PlayApp, self.app)
 
     def write(self, line: Text) -> None:
         if self.ready:

@@ -6,8 +6,6 @@ as the typed ``create`` command, so a bad field is named in the status line and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -16,9 +14,6 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 from boneyard.clients.cli.tui.base import PlayScreen, log_widget
 from boneyard.clients.cli.ui.forms import FormError, validate_create
 from boneyard.protocol import TableInfo
-
-if TYPE_CHECKING:
-    pass
 
 FORM = (
     ("game", "moon", 9),

@@ -7,7 +7,7 @@ opens the help. The one-line status above it answers every mistake and refusal, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar, cast
 
 from rich.text import Text
 from textual import events
@@ -17,12 +17,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Static
 
 from boneyard.clients.cli.core.mirror import TableMirror
-from boneyard.clients.cli.tui.base import PlayScreen, log_widget
+from boneyard.clients.cli.tui.base import PlayApp, PlayScreen, log_widget
 from boneyard.clients.cli.tui.sheet import sheet_text
 from boneyard.clients.cli.tui.widgets import ActionBar, Board, HandBar, Players
-
-if TYPE_CHECKING:
-    from boneyard.clients.cli.tui.app import BoneyardApp
 
 
 class CommandLine(Input):
@@ -44,7 +41,7 @@ class CommandLine(Input):
         if event.character == "?" and not self.value:
             event.stop()
             event.prevent_default()
-            cast("BoneyardApp", self.app).action_help()
+            cast(PlayApp, self.app).action_help()
 
 
 def title_text(mirror: TableMirror | None, connected: bool) -> Text:
