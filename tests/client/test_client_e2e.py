@@ -180,7 +180,7 @@ def test_a_whole_moon_hand_in_a_terminal() -> None:
         gone = [t for t in before if t not in after]
         assert [t for t in before if t in after] == after, (before, after)  # the rest keep their order
         for tile in gone:
-            assert f"tester (you) plays {tile}" in log, tile
+            assert f"plays {tile}" in log, tile  # only we held it: the log line may be drawn in pieces
 
 
 def test_play_auto_exits_zero_after_the_final_scores() -> None:
