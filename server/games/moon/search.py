@@ -316,5 +316,5 @@ class MoonSearchBot:
         return max(range(9), key=lambda t: (totals[t], -t))
 
 
-STRONG = MoonSearchBot(play_worlds=40, bid_worlds=300, contract_worlds=40)
-GOOD = MoonSearchBot(play_worlds=4, bid_worlds=30, contract_worlds=4)
+STRONG = MoonSearchBot(play_worlds=120, bid_worlds=600, contract_worlds=100)
+GOOD = MoonSearchBot(play_worlds=12, bid_worlds=60, contract_worlds=10)

@@ -165,5 +165,5 @@ class StraightSearchBot:
         return legal[best]
 
 
-STRONG = StraightSearchBot(rollouts=400)
-GOOD = StraightSearchBot(rollouts=40)
+STRONG = StraightSearchBot(rollouts=500)
+GOOD = StraightSearchBot(rollouts=50)
