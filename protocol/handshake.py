@@ -56,7 +56,7 @@ class Hello(ServerMessageBase):
     heartbeat_seconds: Positive
     """The server sends a websocket ping this often; a client that stops answering is closed (4006)."""
     features: Seq[Str] = ()
-    """Optional features this server supports beyond protocol 1.0 (none yet); see Versioning."""
+    """Optional features this server supports beyond protocol 1.0 (``bot_levels``); see Versioning."""
 
 
 class Resume(WireModel):

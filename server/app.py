@@ -126,6 +126,7 @@ class BoneyardServer:
         storage = self.storage
         self._stopped = asyncio.Event()
         self.lobby = Lobby(settings, self.metrics, self.store, loop, storage.log if storage else NO_LOG)
+        self.lobby.bots.start()
         limits = Limits(
             max_frame_bytes=settings.max_frame_bytes,
             commands_per_second=settings.commands_per_second,
@@ -140,6 +141,7 @@ class BoneyardServer:
             server=SERVER_NAME,
             limits=limits,
             heartbeat_seconds=settings.heartbeat_seconds,
+            features=("bot_levels",),
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None

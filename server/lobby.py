@@ -26,6 +26,7 @@ import msgpack
 
 from boneyard.protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
 from boneyard.protocol.values import CommandId
+from boneyard.server.botrunner import BotRunner
 from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES
 from boneyard.server.logs import ids
@@ -78,6 +79,8 @@ class Lobby:
         self._push_timer: asyncio.TimerHandle | None = None
         self._table_ids = itertools.count(1)
         self._player_ids = itertools.count(1)
+        self.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
+        """Where bots think: searching levels in worker processes, off the loop."""
 
     # -- sessions -------------------------------------------------------------------------------------
 
@@ -165,7 +168,9 @@ class Lobby:
             turn_seconds = settings.turn_seconds
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
-        table = Table(self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots)
+        table = Table(
+            self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots, command.bot_levels
+        )
         self.tables[table.table_id] = table
         self.wal.table(table)
         self._note(table.table_id, "updated")
@@ -261,6 +266,7 @@ class Lobby:
         self.stopping = True
         for table in self.tables.values():
             table.stop()
+        self.bots.close()
 
 
 def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:

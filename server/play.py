@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from boneyard.server.botrunner import Thinking
 from boneyard.server.errors import CommandError
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.dealers import KeyedDealer, new_seed
@@ -81,7 +82,7 @@ class PlayingTable:
         self.moves = 0
         """Actions accepted in the current game."""
         self._events = EventEncoder(spec.name, table_id)
-        self._timer: asyncio.TimerHandle | asyncio.Handle | AfterCommit | None = None
+        self._timer: asyncio.TimerHandle | asyncio.Handle | AfterCommit | Thinking | None = None
         self._deadline: float | None = None
         """Loop time by which the (human) seat to move must act; ``None``: no timer running."""
 
@@ -357,12 +358,35 @@ class PlayingTable:
         self._play_for(self.seats[engine.to_move])
 
     def _play_for(self, seat: Seat) -> None:
-        """The bot chooses for ``seat``; marked ``auto`` when the seat is a human's."""
+        """The bot chooses for ``seat`` (searching levels off the loop: ``server/botrunner.py``); the
+        table's timer holds the pending choice, so anything that rearms the timer cancels it."""
         engine = self.engine
         assert engine is not None
+        level = seat.level if seat.bot else self.lobby.settings.away_bot_level
+        moves = self.moves
+        self._timer = self.lobby.bots.choose(
+            self.spec.name,
+            level,
+            engine.view(seat.index),
+            self.bot_seed(),
+            lambda action: self._bot_chose(engine, seat, moves, action),
+            human=not self.bots_only(),
+        )
+
+    def _bot_chose(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
+        """The bot's choice, applied only if the table is still at the move it was made for; marked
+        ``auto`` when the seat is a human's."""
+        self._timer = None
+        if (
+            engine is not self.engine
+            or engine.to_move != seat.index
+            or self.moves != moves
+            or self.status != "playing"
+            or self.lobby.stopping
+        ):
+            return
         auto = not seat.bot
         try:
-            action = self.spec.bot(engine.view(seat.index), self.bot_random())
             events = self._commit(seat.index, action, auto=auto)
         except Exception:
             where = ids(table_id=self.table_id, seat=seat.index)
@@ -376,7 +400,11 @@ class PlayingTable:
         so that a restored table's bots choose exactly as they would have (and a fixed
         ``settings.seed`` replays a whole table). The seed only goes in through SHA-256, so the
         choices reveal nothing of it."""
-        return LazyRandom(hashlib.sha256(f"bots/{self.seed}/{self.moves}".encode()).digest())
+        return LazyRandom(self.bot_seed())
+
+    def bot_seed(self) -> bytes:
+        """The seed of :meth:`bot_random` (what a bot worker process seeds its ``random.Random`` with)."""
+        return hashlib.sha256(f"bots/{self.seed}/{self.moves}".encode()).digest()
 
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""

@@ -2,9 +2,9 @@
 
 >>> seat = Seat(1)
 >>> seat.held, seat.info()
-(False, {'seat': 1, 'name': None, 'bot': False, 'connected': False, 'auto': False})
->>> seat.make_bot(); seat.held, seat.bot_plays, seat.info()["name"]
-(True, True, 'bot-1')
+(False, {'seat': 1, 'name': None, 'bot': False, 'connected': False, 'auto': False, 'level': None})
+>>> seat.make_bot("strong"); seat.held, seat.bot_plays, seat.info()["name"], seat.info()["level"]
+(True, True, 'bot-1', 'strong')
 """
 
 from __future__ import annotations
@@ -21,13 +21,15 @@ class Seat:
     hand ends. ``auto`` means the server plays for the human (timeouts, or away past the grace period).
     """
 
-    __slots__ = ("auto", "bot", "index", "name", "session", "timeouts")
+    __slots__ = ("auto", "bot", "index", "level", "name", "session", "timeouts")
 
     def __init__(self, index: int) -> None:
         self.index = index
         self.session: Session | None = None
         self.name: str | None = None
         self.bot = False
+        self.level = "basic"
+        """The level of the bot playing this seat (``basic``, ``good``, ``strong``)."""
         self.auto = False
         self.timeouts = 0
 
@@ -52,9 +54,11 @@ class Seat:
     def handing_over(self) -> bool:
         return self.bot and self.session is not None
 
-    def make_bot(self) -> None:
+    def make_bot(self, level: str | None = None) -> None:
         self.session = None
         self.bot = True
+        if level is not None:
+            self.level = level
         self.auto = False
         self.timeouts = 0
         self.name = f"bot-{self.index}"
@@ -82,4 +86,5 @@ class Seat:
             "bot": self.bot,
             "connected": self.connected,
             "auto": self.auto,
+            "level": self.level if self.bot else None,
         }

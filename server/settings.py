@@ -94,6 +94,14 @@ class Settings(BaseSettings):
     drop at human pace misses a handful of frames, and a longer one gets a snapshot."""
     bot_delay_seconds: float = Field(default=0.5, ge=0)
     """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait."""
+    away_bot_level: Literal["basic", "good", "strong"] = "good"
+    """The bot that plays for a player who timed out or is away (``auto``); bot seats have their own level."""
+    bot_workers: int = Field(default=1, ge=0, le=64)
+    """Processes the searching bots (``good``, ``strong``) think in, off the event loop; 0: on the loop
+    (only for tests and tiny servers: a strong move stalls every table for up to some 200 ms)."""
+    bot_nice: int = Field(default=5, ge=0, le=19)
+    """How much lower the bot workers' CPU priority is than the server's (``nice``), so that human tables
+    keep their latency when the machine is busy."""
     shutdown_seconds: float = Field(default=4.0, gt=0)
     """How long SIGTERM waits for clients to close before dropping them."""
     seed: int | None = None

@@ -45,11 +45,12 @@ class Table(PlayingTable):
         options: Any,
         turn_seconds: int | None,
         bots: Sequence[int] = (),
+        levels: Sequence[str] = (),
     ) -> None:
         super().__init__(lobby, table_id, spec, options, turn_seconds)
         self.options_dict: dict[str, Any] = options.as_dict()
-        for seat in bots:
-            self.seats[seat].make_bot()
+        for i, seat in enumerate(bots):
+            self.seats[seat].make_bot(levels[i] if levels else None)
         self.rematch: set[int] = set()
         self._info_packed: bytes | None = None
 
@@ -186,7 +187,7 @@ class Table(PlayingTable):
     def _give_up(self, holder: Seat) -> None:
         playing = self.status == "playing"
         if playing:
-            holder.make_bot()
+            holder.make_bot(self.lobby.settings.away_bot_level)
         else:
             holder.empty()
             self.rematch.discard(holder.index)

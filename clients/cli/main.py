@@ -67,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--partnerships", action="store_true", help="straight with 4 players: 0+2 against 1+3")
     play.add_argument("--target", type=int, help="points to win (moon 21, straight 250)")
     play.add_argument("--turn", type=_turn, default=60, metavar="SECONDS", help="turn time, or none")
+    play.add_argument(
+        "--bots",
+        choices=["basic", "good", "strong"],
+        help="how well the bots play (default: the server's basic)",
+    )
     common(play)
 
     replay = sub.add_parser("replay", help="step through a finished game's record")
@@ -140,8 +145,9 @@ async def _play(args: argparse.Namespace) -> int:
 
     async def startup(ui: TerminalUI) -> None:
         bots = list(range(1, players))
+        levels = [args.bots] * len(bots) if args.bots else []
         created = await ui.client.create_table(
-            args.game, options=options, bots=bots, turn_seconds=args.turn, seat=0
+            args.game, options=options, bots=bots, turn_seconds=args.turn, seat=0, bot_levels=levels
         )
         ui.current = created.table.table_id
 

@@ -67,10 +67,9 @@ def sample_holdings(rng: random.Random, unknown: int, holders: Sequence[Holder])
 def _try_deal(rng: random.Random, tiles: list[int], holders: Sequence[Holder]) -> list[int] | None:
     free = set(tiles)
     masks = [0] * len(holders)
-    # Tightest first: the holder with the fewest allowed tiles per seat it must fill.
+    # Tightest first: the holder allowed the fewest tiles (an unconstrained one takes what is left).
     order = sorted(
-        range(len(holders)),
-        key=lambda i: (sum(1 for t in tiles if not holders[i].forbidden >> t & 1) - holders[i].size, i),
+        range(len(holders)), key=lambda i: (sum(1 for t in tiles if not holders[i].forbidden >> t & 1), i)
     )
     for i in order:
         holder = holders[i]

@@ -14,15 +14,15 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, get_args
 
+from boneyard.protocol.values import BotLevel
 from boneyard.server.games import moon, straight
 from boneyard.server.games.base import Dealer, Engine
 from boneyard.server.games.moon import search as moon_search
 from boneyard.server.games.straight import search as straight_search
 
-Level = Literal["basic", "good", "strong"]
-LEVELS: tuple[Level, ...] = ("basic", "good", "strong")
+LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 """Bot levels, weakest first: ``basic`` is a heuristic, ``good`` and ``strong`` search
 (``good`` at about a tenth of ``strong``'s time per move)."""
 

@@ -94,6 +94,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE sessions ADD COLUMN log BLOB",
     ),
+    # 4: the level of the bot playing a seat.
+    ("ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT 'basic'",),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

@@ -67,6 +67,7 @@ def _table(
     for row in stored.seats:
         seat = table.seats[row.seat]
         seat.name, seat.bot, seat.auto, seat.timeouts = row.name, row.bot, row.auto, row.timeouts
+        seat.level = row.level
         if row.token is None:
             continue
         session = restored.get(row.token)

@@ -38,7 +38,8 @@ _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, st
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch"""
 _UPSERT_SEAT = (
-    "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts) VALUES (?,?,?,?,?,?,?)"
+    "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts, level)"
+    " VALUES (?,?,?,?,?,?,?,?)"
 )
 _INSERT_ACTION = "INSERT INTO actions (table_id, game, move, seat, action, auto) VALUES (?, ?, ?, ?, ?, ?)"
 _DROP_OLD_ACTIONS = "DELETE FROM actions WHERE table_id = ? AND game < ?"
@@ -146,7 +147,16 @@ class DurableLog:
             json.dumps(sorted(table.rematch)),
         )
         seats = tuple(
-            (table_id, s.index, s.name, s.bot, s.auto, s.session.token if s.session else None, s.timeouts)
+            (
+                table_id,
+                s.index,
+                s.name,
+                s.bot,
+                s.auto,
+                s.session.token if s.session else None,
+                s.timeouts,
+                s.level,
+            )
             for s in table.seats
         )
         before = self._rows.get(table_id)
@@ -228,6 +238,7 @@ class StoredSeat:
     auto: bool
     token: str | None
     timeouts: int = 0
+    level: str = "basic"
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,10 +271,12 @@ class StoredSession:
 def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
     """Every stored table (in the order they were created) and every session holding a token."""
     seats: dict[str, list[StoredSeat]] = {}
-    for table_id, seat, name, bot, auto, token, timeouts in connection.execute(
-        "SELECT table_id, seat, name, bot, auto, token, timeouts FROM seats ORDER BY table_id, seat"
+    for table_id, seat, name, bot, auto, token, timeouts, level in connection.execute(
+        "SELECT table_id, seat, name, bot, auto, token, timeouts, level FROM seats ORDER BY table_id, seat"
     ):
-        seats.setdefault(table_id, []).append(StoredSeat(seat, name, bool(bot), bool(auto), token, timeouts))
+        seats.setdefault(table_id, []).append(
+            StoredSeat(seat, name, bool(bot), bool(auto), token, timeouts, level)
+        )
     actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
     for table_id, seat, action, auto in connection.execute(
         "SELECT a.table_id, a.seat, a.action, a.auto FROM actions AS a"

@@ -59,18 +59,21 @@ class Commands:
         bots: Sequence[int] = (),
         turn_seconds: int | None = 30,
         seat: int | None = 0,
+        bot_levels: Sequence[str] = (),
     ) -> TableCreated:
-        """Create a table (and sit at ``seat`` unless it is ``None``); the reply is ``table_created``."""
-        reply: TableCreated = await self.request(
-            {
-                "type": "create_table",
-                "game": game,
-                "bots": list(bots),
-                "turn_seconds": turn_seconds,
-                "seat": seat,
-                "options": options or {},
-            }
-        )
+        """Create a table (and sit at ``seat`` unless it is ``None``); the reply is ``table_created``.
+        ``bot_levels``: one per bot (feature ``bot_levels``; left out when empty, for older servers)."""
+        command: dict[str, Any] = {
+            "type": "create_table",
+            "game": game,
+            "bots": list(bots),
+            "turn_seconds": turn_seconds,
+            "seat": seat,
+            "options": options or {},
+        }
+        if bot_levels:
+            command["bot_levels"] = list(bot_levels)
+        reply: TableCreated = await self.request(command)
         return reply
 
     async def join(self, table_id: str, seat: int) -> Seated:
