@@ -12,8 +12,10 @@ every seat, and the candidate with the best average outcome wins:
   heuristic discard and trump), hence the chance of making each bid, 21 included;
 - discard and trump: each promising pair over worlds of the opponents' hands.
 
-The outcome of a hand for the seat is its points minus the mean of the others', plus a
-bonus (or a loss) when the hand decides the game.
+A hand's outcome is judged by the seat's chance to win the game after it (:func:`game_value`:
+1 or 0 when the hand decides it, else a softmax of the scores), so a contract's risk is weighed
+against the scores: 21 is worth bidding when the search says it is likely to be made, and a
+bid is worth more when it brings the seat near the target. (``for_the_game=False``: points.)
 
 >>> import random
 >>> from boneyard.server.games.base import RandomDealer
@@ -29,8 +31,9 @@ True
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from boneyard.server.games.determinize import Holder, sample_holdings
 from boneyard.server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play
@@ -45,6 +48,7 @@ from boneyard.server.games.moon.rules import (
     TRUMP_MASK,
     TRUMPS,
     ids_of,
+    settle,
     trump_index,
 )
 from boneyard.server.games.moon.state import OVER, PLAYING, MoonState
@@ -103,6 +107,26 @@ def play_out(st: MoonState) -> None:
     push = st.push
     while st.phase == PLAYING:
         push(greedy_move(st))
+
+
+def win_chance(scores: Sequence[int], seat: int, target: int) -> float:
+    """A rough chance that ``seat`` wins the game from ``scores``: a softmax of the scores, sharper as the
+    target is nearer (the leader at 20 of 21 is very likely to win; level scores give a third each).
+
+    >>> round(win_chance((0, 0, 0), 0, 21), 3), round(win_chance((20, 10, 10), 0, 21), 2)
+    (0.333, 0.77)
+    """
+    k = 4.0 / target
+    top = max(scores)
+    weights = [math.exp(k * (s - top)) for s in scores]
+    return weights[seat] / sum(weights)
+
+
+def game_value(st: MoonState, seat: int) -> float:
+    """What a scored hand is worth to ``seat`` on the scale of the game: 1 won, 0 lost, else its chance."""
+    if st.phase == OVER:
+        return 1.0 if st.winner == seat else 0.0
+    return win_chance(st.scores, seat, st.target)
 
 
 def outcome(st: MoonState, seat: int) -> float:
@@ -212,17 +236,42 @@ def _trump_guess(hand: int) -> tuple[int, int]:
     return best[1], best[2]
 
 
+def _points_values(tricks: list[int]) -> Callable[[int], float]:
+    """Points-mode value of each bid over the sampled trick counts (:func:`outcome`'s scale)."""
+    n = len(tricks)
+
+    def value(bid: int) -> float:
+        need = 7 if bid == GRAND else bid
+        made = sum(1 for x in tricks if x >= need)
+        others = sum(7 - x for x in tricks) / 2
+        gain = bid + (WIN_BONUS if bid == GRAND else 0)
+        return (made * gain - (n - made) * bid - others) / n
+
+    return value
+
+
 class MoonSearchBot:
     """A determinized-search Moon bot; ``*_worlds`` set its strength and its time per move."""
 
     def __init__(
-        self, *, play_worlds: int, bid_worlds: int, contract_worlds: int, pass_value: float = 0.0
+        self,
+        *,
+        play_worlds: int,
+        bid_worlds: int,
+        contract_worlds: int,
+        pass_value: float = 0.0,
+        for_the_game: bool = True,
     ) -> None:
         self.play_worlds = play_worlds
         self.bid_worlds = bid_worlds
         self.contract_worlds = contract_worlds
         self.pass_value = pass_value
-        """What passing is worth, on the scale of :func:`outcome` (someone else may take the contract)."""
+        """Points mode: what passing is worth on the scale of :func:`outcome`."""
+        self.for_the_game = for_the_game
+        """Judge outcomes by :func:`game_value` (the chance to win the game), else by :func:`outcome`."""
+
+    def _value(self, st: MoonState, seat: int) -> float:
+        return game_value(st, seat) if self.for_the_game else outcome(st, seat)
 
     def choose(self, view: MoonView, rng: random.Random) -> Action:
         """One of ``view.legal_actions`` (the view must be of the seat to move)."""
@@ -250,7 +299,7 @@ class MoonSearchBot:
                 st = root.copy()
                 st.push(move)
                 play_out(st)
-                totals[move] += outcome(st, me)
+                totals[move] += self._value(st, me)
         return max(moves, key=lambda m: (totals[m], -m))
 
     def _bid(self, view: MoonView, rng: random.Random) -> Action:
@@ -266,20 +315,40 @@ class MoonSearchBot:
             _contract(st, me, full, discard, t, 4)
             play_out(st)
             tricks.append(st.taken[me])
-        n = len(tricks)
-
-        def value(bid: int) -> float:
-            need = 7 if bid == GRAND else bid
-            made = sum(1 for x in tricks if x >= need)
-            others = sum(7 - x for x in tricks) / 2
-            gain = bid + (WIN_BONUS if bid == GRAND else 0)
-            return (made * gain - (n - made) * bid - others) / n
-
+        if self.for_the_game:
+            value, passing = self._bid_values(view, tricks)
+        else:
+            value, passing = _points_values(tricks), self.pass_value
         bids = [a for a in view.legal_actions if isinstance(a, Bid)]
         best = max(bids, key=lambda a: (value(a.bid), -a.bid))
-        if Pass() in view.legal_actions and value(best.bid) <= self.pass_value:
+        if Pass() in view.legal_actions and value(best.bid) <= passing:
             return Pass()
         return best
+
+    def _bid_values(self, view: MoonView, tricks: list[int]) -> tuple[Callable[[int], float], float]:
+        """Game values of each bid over the sampled trick counts, and of passing."""
+        me = view.viewer
+        assert me is not None
+        target = view.target
+        others = [s for s in range(3) if s != me]
+
+        def value(bid: int) -> float:
+            total = 0.0
+            for taken in tricks:
+                split = [0, 0, 0]
+                split[me] = taken
+                split[others[0]] = (7 - taken) // 2
+                split[others[1]] = 7 - taken - (7 - taken) // 2
+                _, scores, winner = settle(bid, me, split, view.scores, target)
+                if winner is not None:
+                    total += 1.0 if winner == me else 0.0
+                else:
+                    total += win_chance(scores, me, target)
+            return total / len(tricks)
+
+        # Passing: most often another seat makes a small contract and the viewer takes a trick or so.
+        after = [s + (1 if i == me else 2) for i, s in enumerate(view.scores)]
+        return value, win_chance(after, me, target)
 
     def _discard(self, view: MoonView, rng: random.Random) -> int:
         me = view.viewer
@@ -297,7 +366,7 @@ class MoonSearchBot:
                 st = _state(view, hands[:])
                 _contract(st, me, full, d, t, view.high_bid or 4)
                 play_out(st)
-                totals[(d, t)] += outcome(st, me)
+                totals[(d, t)] += self._value(st, me)
         return max(candidates, key=lambda c: (totals[c], c == (_cheapest(full, guess, 1)[0], guess)))[0]
 
     def _trump(self, view: MoonView, rng: random.Random) -> int:
@@ -312,7 +381,7 @@ class MoonSearchBot:
                 st = _state(view, hands[:])
                 _contract(st, me, hand | 1 << discard, discard, t, view.high_bid or 4)
                 play_out(st)
-                totals[t] += outcome(st, me)
+                totals[t] += self._value(st, me)
         return max(range(9), key=lambda t: (totals[t], -t))
 
 
