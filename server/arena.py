@@ -72,6 +72,8 @@ class ArenaResult:
     levels: dict[str, LevelStats] = field(default_factory=dict)
     win_share: dict[str, list[float]] = field(default_factory=dict)
     """Per level, its share of the games won in each duplicate game (for the confidence interval)."""
+    played: int = 0
+    """Duplicate games played: fewer than ``duplicates`` when the run was interrupted (Ctrl-C)."""
 
 
 def rotations(bots: Sequence[str]) -> list[tuple[str, ...]]:
@@ -209,14 +211,20 @@ def run_arena(
     job = _Job(game, options, arrangements, seed)
     result = ArenaResult(game, tuple(bots), games, len(arrangements))
     bar = tqdm(total=games, unit="dup", desc=f"arena {game}", disable=not progress)
-    for per_level in _results(job, games, jobs):
-        result.games += len(arrangements)
-        for level in set(bots):
-            stats = per_level.get(level, LevelStats())
-            result.levels.setdefault(level, LevelStats()).merge(stats)
-            result.win_share.setdefault(level, []).append(stats.wins / len(arrangements))
-        bar.update(1)
-    bar.close()
+    try:
+        for per_level in _results(job, games, jobs):
+            result.games += len(arrangements)
+            result.played += 1
+            for level in set(bots):
+                stats = per_level.get(level, LevelStats())
+                result.levels.setdefault(level, LevelStats()).merge(stats)
+                result.win_share.setdefault(level, []).append(stats.wins / len(arrangements))
+            bar.update(1)
+    except KeyboardInterrupt:  # a long run stopped by hand: the figures of the games played so far
+        if not result.played:
+            raise
+    finally:
+        bar.close()
     return result
 
 
@@ -254,9 +262,11 @@ def _quantile(values: Sequence[float], q: float) -> float:
 
 def report(result: ArenaResult) -> str:
     """The arena's figures as a table for people."""
+    done = result.duplicates if result.played == result.duplicates else result.played
+    stopped = "" if done == result.duplicates else f" (interrupted: {done} of {result.duplicates})"
     lines = [
-        f"{result.game}: {' '.join(result.bots)}, {result.duplicates} duplicate games "
-        f"x {result.arrangements} arrangements = {result.games} games",
+        f"{result.game}: {' '.join(result.bots)}, {done} duplicate games "
+        f"x {result.arrangements} arrangements = {result.games} games{stopped}",
         f"{'level':<8} {'seats':>5} {'won':>6} {'share':>7} {'95% CI':>13} {'pts/hand':>9} "
         f"{'contracts made':>16} {'21 bid/made':>12} {'cpu p50':>9} {'p99':>8}",
     ]

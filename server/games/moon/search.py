@@ -12,10 +12,11 @@ every seat, and the candidate with the best average outcome wins:
   heuristic discard and trump), hence the chance of making each bid, 21 included;
 - discard and trump: each promising pair over worlds of the opponents' hands.
 
-A hand's outcome is judged by the seat's chance to win the game after it (:func:`game_value`:
-1 or 0 when the hand decides it, else a softmax of the scores), so a contract's risk is weighed
-against the scores: 21 is worth bidding when the search says it is likely to be made, and a
-bid is worth more when it brings the seat near the target. (``for_the_game=False``: points.)
+A hand's outcome for the seat is its points minus the mean of the others', plus a bonus (or a
+loss) when the hand decides the game (:func:`outcome`): a bid, 21 included, is made when its
+expected value beats passing. ``for_the_game=True`` judges by a rough chance to win the game
+instead (:func:`game_value`); it beats ``basic`` by more but loses head-to-head to the points
+judgement (bench/README.md), so the registered levels use points.
 
 >>> import random
 >>> from boneyard.server.games.base import RandomDealer
@@ -260,7 +261,7 @@ class MoonSearchBot:
         bid_worlds: int,
         contract_worlds: int,
         pass_value: float = 0.0,
-        for_the_game: bool = True,
+        for_the_game: bool = False,
     ) -> None:
         self.play_worlds = play_worlds
         self.bid_worlds = bid_worlds
