@@ -124,8 +124,9 @@ class BotRunner:
             future.add_done_callback(functools.partial(self._landed, job))
 
     def _landed(self, job: Thinking, future: concurrent.futures.Future[Any]) -> None:
-        """In the pool's thread: hand the result to the loop."""
-        self._loop.call_soon_threadsafe(self._finished, job, future)
+        """In the pool's thread: hand the result to the loop (unless the server has stopped meanwhile)."""
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
+            self._loop.call_soon_threadsafe(self._finished, job, future)
 
     def _finished(self, job: Thinking, future: concurrent.futures.Future[Any]) -> None:
         self._busy -= 1
