@@ -4,7 +4,7 @@ Starts ``boneyard-server serve`` (in memory) as a subprocess, opens ``--bot-tabl
 tables of ``--level`` bots (target 1000, so they play on for the whole run), then ``--humans``
 Moon tables each with one scripted player and two basic bots. Each player answers every turn
 after a 0.1 s pause with its first legal action (its bots move at once); the latency is the time
-from sending ``act`` to its ``ok`` reply. Prints p50/p99/max over the window and how many moves the bots-only tables made.
+from sending ``act`` to its ``ok`` reply. Prints p50/p99/max over the window and the bots' moves.
 
     python bench/bench_bot_latency.py --bot-tables 300 --level strong --humans 20 --seconds 30
 """
