@@ -43,9 +43,23 @@ from boneyard.protocol.game import (
     Turn,
     event_from_engine,
 )
-from boneyard.protocol.handshake import Hello, Identify, Limits, Ok, Ping, Pong, Resume, SeatRef, Welcome
+from boneyard.protocol.handshake import (
+    FEATURE_BOT_DELAY,
+    FEATURE_BOT_LEVELS,
+    Hello,
+    Identify,
+    Limits,
+    Ok,
+    Ping,
+    Pong,
+    Resume,
+    SeatRef,
+    Welcome,
+)
 from boneyard.protocol.lobby import (
+    CHAT_HISTORY_LINES,
     ChatCommand,
+    ChatLine,
     ChatMessage,
     CreateMoonTable,
     CreateStraightTable,
@@ -102,6 +116,7 @@ from boneyard.protocol.values import (
 from boneyard.protocol.views import Layout, MoonView, Snapshot, StraightView, View
 
 __all__ = [
+    "CHAT_HISTORY_LINES",
     "CLOSE_CODES",
     "COMMAND_ADAPTER",
     "COMMAND_LIMITS",
@@ -110,6 +125,8 @@ __all__ = [
     "CONTENT_TYPE",
     "ENGINE_EVENTS",
     "ERROR_CODES",
+    "FEATURE_BOT_DELAY",
+    "FEATURE_BOT_LEVELS",
     "PROTOCOL_VERSION",
     "RECORD_ADAPTER",
     "RECORD_FORMAT",
@@ -123,6 +140,7 @@ __all__ = [
     "Action",
     "BidAction",
     "ChatCommand",
+    "ChatLine",
     "ChatMessage",
     "ClientCommand",
     "CloseCode",

@@ -265,7 +265,7 @@ class StraightTilePlayed(GameEvent):
     end: End | None
     """Where it went; ``null`` for the opening tile."""
     count: Count
-    """The count after the play (RULES.md S7)."""
+    """The count after the play (docs/RULES.md S7)."""
     points: Count
     """Points it scored (0 if none)."""
     scores: Seq[Score]

@@ -44,6 +44,12 @@ class Limits(WireModel):
     """Frames the server will queue for a slow reader before closing with 4004."""
 
 
+FEATURE_BOT_DELAY = "bot_delay"
+"""``hello.features`` names it when ``create_table`` accepts ``bot_delay_ms``."""
+FEATURE_BOT_LEVELS = "bot_levels"
+"""``hello.features`` names it when ``create_table`` accepts ``bot_levels``."""
+
+
 class Hello(ServerMessageBase):
     """The server's first message on every connection."""
 
@@ -56,7 +62,8 @@ class Hello(ServerMessageBase):
     heartbeat_seconds: Positive
     """The server sends a websocket ping this often; a client that stops answering is closed (4006)."""
     features: Seq[Str] = ()
-    """Optional features this server supports beyond protocol 1.0 (``bot_levels``); see Versioning."""
+    """Optional features this server supports beyond protocol 1.0 (see Versioning): ``bot_delay``,
+    ``create_table`` takes ``bot_delay_ms``; ``bot_levels``, ``create_table`` takes ``bot_levels``."""
 
 
 class Resume(WireModel):

@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
     Bool,
+    BotDelayMs,
     BotLevel,
     ChatText,
     Count,
@@ -68,6 +69,14 @@ class BaseTable(WireModel):
     """How many connections are watching."""
     rematch: Seq[Seat]
     """Seats that asked for a rematch of the finished game."""
+    bot_delay_ms: BotDelayMs | None = None
+    """The pause before each bot move, in milliseconds, as the creator set it (``create_table``'s
+    ``bot_delay_ms``); ``null``: the server's default pace."""
+    record_id: Id | None = None
+    """The record of the last game finished at this table, the one its ``game_over`` named
+    (``get_record`` fetches it while the server keeps it): so that whoever comes to the table later,
+    or resumes, learns it too. ``null`` until a game has finished here (or when its record could not
+    be stored)."""
 
     @property
     def players(self) -> int:
@@ -189,6 +198,11 @@ class BaseCreateTable(CommandBase):
     """Time per turn; ``null`` asks for no turn timer (a server may refuse: ``invalid_options``)."""
     seat: Seat | None = 0
     """The creator's seat; ``null`` to create the table without sitting."""
+    bot_delay_ms: BotDelayMs | None = None
+    """How long each bot waits before it moves, in milliseconds, 0..10000 (only when ``hello.features``
+    lists ``bot_delay``). At this pace a table of bots only, created to be watched (``seat: null``, then
+    ``spectate``), can be followed. ``null`` or omitted: the server's default, a short pause where a
+    human sits and none at all at a table of bots only."""
 
     @property
     def players(self) -> int:
@@ -297,6 +311,19 @@ class ChatCommand(CommandBase):
 
     type: Literal["chat"]
     table_id: Id
+    text: ChatText
+
+
+CHAT_HISTORY_LINES = 50
+"""How many of a table's latest chat lines a ``snapshot`` carries (``Snapshot.chat``)."""
+
+
+class ChatLine(WireModel):
+    """One line said at a table, as a ``snapshot``'s chat history holds it."""
+
+    seat: Seat | None
+    """The speaker's seat; ``null`` for a spectator (or the server)."""
+    name: Name
     text: ChatText
 
 

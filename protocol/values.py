@@ -90,7 +90,7 @@ Seqno = Annotated[int, Strict(), Field(ge=1, le=MAX_SAFE_INT)]
 
 GameName = Literal["moon", "straight"]
 End = Literal["left", "right", "up", "down"]
-"""An open end of a Straight layout (see RULES.md, "Naming the ends")."""
+"""An open end of a Straight layout (see docs/RULES.md, "Naming the ends")."""
 
 Bid = Annotated[Literal[4, 5, 6, 7, 21], BeforeValidator(exact_int)]
 """A Moon bid."""
@@ -124,9 +124,13 @@ ChatText = Annotated[str, Strict(), Field(min_length=1, max_length=MAX_CHAT_CHAR
 TurnSeconds = Annotated[int, Strict(), Field(ge=5, le=3600)]
 """Seconds a seat has to act, 5..3600."""
 
+MAX_BOT_DELAY_MS = 10_000
+BotDelayMs = Annotated[int, Strict(), Field(ge=0, le=MAX_BOT_DELAY_MS)]
+"""Milliseconds a bot waits before each move, 0..10000."""
+
 
 class MoonOptions(WireModel):
-    """Three-Player Moon table options (RULES.md M5, M13)."""
+    """Three-Player Moon table options (docs/RULES.md M5, M13)."""
 
     all_pass: Literal["redeal", "force_last"] = "redeal"
     """What happens when all three pass: redeal, or the last to speak must bid."""
@@ -140,7 +144,7 @@ class MoonOptions(WireModel):
 
 
 class StraightOptions(WireModel):
-    """Straight Dominoes table options (RULES.md S1, S13)."""
+    """Straight Dominoes table options (docs/RULES.md S1, S13)."""
 
     players: Annotated[int, Strict(), Field(ge=2, le=4)] = 4
     """Number of seats, 2..4."""

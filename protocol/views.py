@@ -15,7 +15,7 @@ from pydantic import Field, Strict
 
 from boneyard.protocol.envelope import ReplyBase
 from boneyard.protocol.game import Action
-from boneyard.protocol.lobby import TableInfo
+from boneyard.protocol.lobby import ChatLine, TableInfo
 from boneyard.protocol.values import (
     Bid,
     Bool,
@@ -91,7 +91,7 @@ class PlacedTile(WireModel):
 
 
 class Layout(WireModel):
-    """The tiles on the table in Straight (see RULES.md, "Naming the ends").
+    """The tiles on the table in Straight (see docs/RULES.md, "Naming the ends").
 
     The opening tile is the centre, its high number facing ``left``. ``left`` and ``right``
     hold the line's arms outward from it; ``up`` and ``down`` the spinner's crosswise arms
@@ -111,7 +111,7 @@ class Layout(WireModel):
     open_ends: dict[End, Pip]
     """The open ends and the number each exposes; ``up``/``down`` appear once they are open."""
     count: Count
-    """The count of the layout (RULES.md S7)."""
+    """The count of the layout (docs/RULES.md S7)."""
 
 
 class StraightView(WireModel):
@@ -160,3 +160,8 @@ class Snapshot(ReplyBase):
     """The game; ``null`` while the table is waiting for players."""
     time_left_ms: Count | None
     """Milliseconds left for the seat to move; ``null``: no timer running."""
+    chat: Seq[ChatLine] = ()
+    """The table's chat history: its latest lines, oldest first, at most ``CHAT_HISTORY_LINES`` (50),
+    so that a late joiner or a spectator sees what was said before they came. Chat is public at the
+    table. The server keeps the history in memory only: a restart forgets it. (A field added within
+    v1: an older server leaves it out.)"""

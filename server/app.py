@@ -29,7 +29,14 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.typing import Subprotocol
 
-from boneyard.protocol import COMMAND_LIMITS, SUBPROTOCOL, Hello, Limits
+from boneyard.protocol import (
+    COMMAND_LIMITS,
+    FEATURE_BOT_DELAY,
+    FEATURE_BOT_LEVELS,
+    SUBPROTOCOL,
+    Hello,
+    Limits,
+)
 from boneyard.server.connection import Client, ServerContext
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
@@ -141,7 +148,7 @@ class BoneyardServer:
             server=SERVER_NAME,
             limits=limits,
             heartbeat_seconds=settings.heartbeat_seconds,
-            features=("bot_levels",),
+            features=(FEATURE_BOT_DELAY, FEATURE_BOT_LEVELS),
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None

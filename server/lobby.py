@@ -171,6 +171,7 @@ class Lobby:
         table = Table(
             self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots, command.bot_levels
         )
+        table.bot_delay_ms = command.bot_delay_ms
         self.tables[table.table_id] = table
         self.wal.table(table)
         self._note(table.table_id, "updated")

@@ -49,11 +49,13 @@ class PlayingTable:
         "_deadline",
         "_events",
         "_timer",
+        "bot_delay_ms",
         "engine",
         "games",
         "lobby",
         "moves",
         "options",
+        "record_id",
         "seats",
         "seed",
         "spec",
@@ -71,6 +73,9 @@ class PlayingTable:
         self.spec = spec
         self.options = options
         self.turn_seconds = turn_seconds
+        self.bot_delay_ms: int | None = None
+        """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
+        pause at all while only bots sit at the table."""
         self.seats = [Seat(i) for i in range(spec.players_of(options))]
         self.spectators: set[Session] = set()
         self.status = "waiting"
@@ -81,6 +86,8 @@ class PlayingTable:
         """The current game's dealer seed: secret, stored, so that a restart deals the same tiles."""
         self.moves = 0
         """Actions accepted in the current game."""
+        self.record_id: str | None = None
+        """The record id of the last game finished here (public, in the table's description)."""
         self._events = EventEncoder(spec.name, table_id)
         self._timer: asyncio.TimerHandle | asyncio.Handle | AfterCommit | Thinking | None = None
         self._deadline: float | None = None
@@ -221,7 +228,9 @@ class PlayingTable:
     def _after(self, events: list[Event], *, auto: bool = False) -> None:
         engine = self.engine
         assert engine is not None
-        record_id = self._store_record() if engine.is_over else None
+        record_id = None
+        if engine.is_over:
+            record_id = self.record_id = self._store_record()
         self._fan_out(events, record_id, auto)
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
@@ -307,7 +316,8 @@ class PlayingTable:
         loop = self.lobby.loop
         settings = self.lobby.settings
         if seat.bot_plays:
-            if self.bots_only():
+            delay = self.bot_delay_ms
+            if not delay and self.bots_only():
                 # Flat out, one move per loop pass, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
                 pending = self._timer = AfterCommit(loop, self._bot_move)
@@ -316,7 +326,8 @@ class PlayingTable:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
                 self._timer = loop.call_later(settings.auto_turn_seconds, self._bot_move)
             else:
-                self._timer = loop.call_later(settings.bot_delay_seconds, self._bot_move)
+                seconds = settings.bot_delay_seconds if delay is None else delay / 1000
+                self._timer = loop.call_later(seconds, self._bot_move)
         elif self.turn_seconds is not None:
             seconds = self.turn_seconds if seconds is None else seconds
             self._deadline = loop.time() + seconds

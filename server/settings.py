@@ -93,7 +93,8 @@ class Settings(BaseSettings):
     Every frame kept costs memory for every seated connection, so this stays small: a short
     drop at human pace misses a handful of frames, and a longer one gets a snapshot."""
     bot_delay_seconds: float = Field(default=0.5, ge=0)
-    """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait."""
+    """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait.
+    A table's creator may set its own pace instead (``create_table``'s ``bot_delay_ms``), bots-only too."""
     away_bot_level: Literal["basic", "good", "strong"] = "good"
     """The bot that plays for a player who timed out or is away (``auto``); bot seats have their own level."""
     bot_workers: int = Field(default=1, ge=0, le=64)

@@ -8,13 +8,14 @@ when every seated human has asked for a rematch; a table with nobody left is rem
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import Seated, Snapshot, TableInfo
+from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine, Seated, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GameSpec
@@ -35,7 +36,7 @@ _TABLE_INFO: TypeAdapter[Any] = TypeAdapter(TableInfo)
 class Table(PlayingTable):
     """A table: its seats, spectators and game, and the commands that address it."""
 
-    __slots__ = ("_info_packed", "options_dict", "rematch")
+    __slots__ = ("_info_packed", "chat_log", "options_dict", "rematch")
 
     def __init__(
         self,
@@ -53,6 +54,8 @@ class Table(PlayingTable):
             self.seats[seat].make_bot(levels[i] if levels else None)
         self.rematch: set[int] = set()
         self._info_packed: bytes | None = None
+        self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_HISTORY_LINES)
+        """The latest chat lines, for snapshots (in memory only: a restart forgets them)."""
 
     # -- description ---------------------------------------------------------------------------------
 
@@ -68,6 +71,8 @@ class Table(PlayingTable):
                 "turn_seconds": self.turn_seconds,
                 "spectators": len(self.spectators),
                 "rematch": sorted(self.rematch),
+                "bot_delay_ms": self.bot_delay_ms,
+                "record_id": self.record_id,
             }
         )
 
@@ -99,6 +104,7 @@ class Table(PlayingTable):
             table=self.info(),
             view=view,
             time_left_ms=self.time_left_ms(),
+            chat=tuple(self.chat_log),
         )
         return body_of(snapshot)
 
@@ -260,14 +266,9 @@ class Table(PlayingTable):
             raise CommandError("chat_too_long", f"chat lines are at most {limit} characters")
         if not session.take_chat_token(self.lobby.loop.time(), settings.chat_per_minute):
             raise CommandError("rate_limited", f"at most {settings.chat_per_minute} chat lines a minute")
-        chat = {
-            "type": "chat",
-            "seq": 1,
-            "table_id": self.table_id,
-            "seat": session.tables[self],
-            "name": session.name,
-            "text": text,
-        }
+        line = ChatLine(seat=session.tables[self], name=session.name, text=text)
+        self.chat_log.append(line)
+        chat = {"type": "chat", "seq": 1, "table_id": self.table_id, **line.model_dump()}
         self.broadcast(body_of_dict(chat))
 
     def request_rematch(self, session: Session) -> None:

@@ -30,6 +30,16 @@ class IllegalAction(Exception):
         self.code = code
 
 
+def either(choices: Sequence[str]) -> str:
+    """The choices an error message offers, as people list them.
+
+    >>> either(["6", "7", "21", "pass"]), either(["left", "right"]), either(["up"])
+    ('6, 7, 21 or pass', 'left or right', 'up')
+    """
+    *most, last = choices
+    return f"{', '.join(most)} or {last}" if most else last
+
+
 Viewer = int | None
 """A seat number, or ``None`` for a spectator."""
 

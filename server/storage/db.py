@@ -94,7 +94,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE sessions ADD COLUMN log BLOB",
     ),
-    # 4: the level of the bot playing a seat.
+    # 4: a table's bot delay, as its creator set it (NULL: the server's setting).
+    ("ALTER TABLE tables ADD COLUMN bot_delay_ms INTEGER",),
+    # 5: the record id of the last game finished at a table (in its description).
+    ("ALTER TABLE tables ADD COLUMN record_id TEXT",),
+    # 6: the level of the bot playing a seat.
     ("ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT 'basic'",),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,

@@ -64,6 +64,7 @@ def _table(
     table = Table(lobby, stored.table_id, spec, spec.options_from_dict(stored.options), stored.turn_seconds)
     table.status = stored.status
     table.rematch = set(stored.rematch)
+    table.bot_delay_ms, table.record_id = stored.bot_delay_ms, stored.record_id
     for row in stored.seats:
         seat = table.seats[row.seat]
         seat.name, seat.bot, seat.auto, seat.timeouts = row.name, row.bot, row.auto, row.timeouts

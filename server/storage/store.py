@@ -33,10 +33,11 @@ if TYPE_CHECKING:
     from boneyard.server.session import Session
     from boneyard.server.table import Table
 
-_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+_UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
+        bot_delay_ms, record_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
-        seed = excluded.seed, rematch = excluded.rematch"""
+        seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts, level)"
     " VALUES (?,?,?,?,?,?,?,?)"
@@ -145,6 +146,8 @@ class DurableLog:
             table.games,
             table.seed,
             json.dumps(sorted(table.rematch)),
+            table.bot_delay_ms,
+            table.record_id,
         )
         seats = tuple(
             (
@@ -256,6 +259,8 @@ class StoredTable:
     seats: list[StoredSeat]
     actions: list[tuple[int, dict[str, Any], bool]]
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
+    bot_delay_ms: int | None = None
+    record_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,10 +302,12 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deadline_move=row[9],
             seats=seats.get(row[0], []),
             actions=actions.get(row[0], []),
+            bot_delay_ms=row[10],
+            record_id=row[11],
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move FROM tables"
+            " deadline_move, bot_delay_ms, record_id FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

@@ -110,7 +110,7 @@ def test_rule_book_count_examples() -> None:
             out.append(lay.count)
         return out
 
-    # RULES.md examples 13, 14, 16 and 17.
+    # docs/RULES.md examples 13, 14, 16 and 17.
     assert [run(((5, 5), None))[0], run(((6, 4), None))[0], run(((4, 1), None))[0]] == [10, 10, 5]
     assert run(((6, 6), None)) == [12]
     assert run(

@@ -92,6 +92,7 @@ def snapshot(game: StraightGame) -> Any:
 
 
 def rejected(game: StraightGame, seat: int, action: object, code: str, message: str = "") -> None:
+    """``action`` is refused with ``code``, a message containing ``message``, and changes nothing."""
     before = snapshot(game)
     with pytest.raises(IllegalAction) as info:
         game.apply(seat, action)  # type: ignore[arg-type]

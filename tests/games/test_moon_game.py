@@ -1,4 +1,4 @@
-"""MoonGame through its public API: worked examples 10-12, rules M1-M13 and both options, illegal actions."""
+"""MoonGame via its API: docs/RULES.md worked examples 10-12, rules M1-M13, both options, illegal actions."""
 
 from __future__ import annotations
 
@@ -172,8 +172,14 @@ def test_m4_each_player_speaks_once_and_the_high_bid_takes_the_widow() -> None:
     assert game.legal_actions(0) == [Pass(), Bid(4), Bid(5), Bid(6), Bid(7), Bid(21)]
     assert game.apply(0, Bid(5)) == [BidMade(0, 5)]
     assert game.legal_actions(1) == [Pass(), Bid(6), Bid(7), Bid(21)]
-    assert_refused(game, 1, Bid(5), "illegal_action", "bid 5 is not higher than the current bid 5")
-    assert_refused(game, 1, Bid(8), "illegal_action", "4, 5, 6, 7 or 21")
+    assert_refused(game, 1, Bid(5), "illegal_action", r"^the high bid is 5: bid 6, 7, 21 or pass$")
+    assert_refused(
+        game,
+        1,
+        Bid(8),
+        "illegal_action",
+        r"^8 is not a bid: bids are 4, 5, 6, 7 or 21; now 6, 7, 21 or pass$",
+    )
     assert game.apply(1, Pass()) == [Passed(1)]
     assert game.apply(2, Bid(6)) == [BidMade(2, 6), WidowTaken(2, (2, 1))]
     view = game.view(2)
@@ -207,7 +213,13 @@ def test_m5_force_last_makes_the_last_speaker_bid() -> None:
     game.apply(1, Pass())
     game.apply(2, Pass())
     assert game.legal_actions(0) == [Bid(4), Bid(5), Bid(6), Bid(7), Bid(21)]
-    assert_refused(game, 0, Pass(), "illegal_action", "must bid")
+    assert_refused(
+        game,
+        0,
+        Pass(),
+        "illegal_action",
+        r"^both others passed: the last to speak must bid 4, 5, 6, 7 or 21 \(force_last\)$",
+    )
     assert game.apply(0, Bid(4)) == [BidMade(0, 4), WidowTaken(0, (2, 1))]
 
 
@@ -254,7 +266,9 @@ def test_m7_a_trump_that_is_not_one_is_refused() -> None:
     auction(game, 0, 4)
     game.apply(0, Discard((2, 1)))
     for bad in (7, "all", None, True):
-        assert_refused(game, 0, NameTrump(bad), "illegal_action", "trump must be")  # type: ignore[arg-type]
+        assert_refused(
+            game, 0, NameTrump(bad), "illegal_action", f"^name a trump: 0-6, doubles or none, not {bad!r}$"
+        )  # type: ignore[arg-type]
 
 
 # -- M9-M11 ------------------------------------------------------------------------------------------
@@ -269,7 +283,7 @@ def test_m9_example_2_at_the_table_must_follow_suit() -> None:
     assert game.legal_actions(0) == [Play(t) for t in sorted(T("42 66 55 33 22 11 00"))]
     game.apply(0, Play((4, 2)))
     assert game.legal_actions(1) == [Play((5, 4))]
-    assert_refused(game, 1, Play((6, 4)), "illegal_action", r"you must follow suit 4: you hold \[5-4\]$")
+    assert_refused(game, 1, Play((6, 4)), "illegal_action", r"^you must follow 4s: you hold \[5-4\]$")
     assert_refused(game, 1, Play((4, 4)), "illegal_action", r"you do not hold \[4-4\]")
     assert_refused(game, 1, Play((9, 9)), "illegal_action", "not a tile")
     assert game.apply(1, Play((4, 5))) == [TilePlayed(1, (5, 4))]  # either order names the tile
@@ -335,25 +349,37 @@ def test_m13_target_option_and_a_tie_at_the_target_plays_on() -> None:
 
 def test_illegal_actions_in_every_phase_change_nothing() -> None:
     game = MoonGame(dealer=ScriptedDealer([sweep_deal(0)], first=0))
-    assert_refused(game, 1, Pass(), "not_your_turn", "seat 0's turn")
+    assert_refused(game, 1, Pass(), "not_your_turn", r"^it is seat 0's turn to bid, not yours \(seat 1\)$")
     assert_refused(game, 7, Pass(), "not_your_turn")
-    assert_refused(game, 0, Play((6, 6)), "illegal_action", "bidding is not over")
+    assert_refused(
+        game, 0, Play((6, 6)), "illegal_action", "^the bidding is not over: bid 4, 5, 6, 7, 21 or pass$"
+    )
     assert_refused(game, 0, Discard((6, 6)), "illegal_action", "bidding is not over")
     assert_refused(game, 0, Bid(3), "illegal_action", "4, 5, 6, 7 or 21")
     assert_refused(game, 0, Bid(True), "illegal_action")
     assert_refused(game, 0, "pass", "illegal_action")
     auction(game, 0, 4)
-    assert_refused(game, 0, Bid(5), "illegal_action", "discard")
+    assert_refused(game, 0, Bid(5), "illegal_action", "^you won the bid at 4: discard one of your 8 tiles$")
     assert_refused(game, 0, NameTrump(6), "illegal_action", "discard")
     assert_refused(game, 0, Discard((6, 5)), "illegal_action", r"you do not hold \[6-5\]")
-    assert_refused(game, 1, Discard((6, 5)), "not_your_turn")
+    assert_refused(
+        game, 1, Discard((6, 5)), "not_your_turn", r"^it is seat 0's turn to discard, not yours \(seat 1\)$"
+    )
     game.apply(0, Discard((2, 1)))
-    assert_refused(game, 0, Discard((6, 6)), "illegal_action", "name trump")
-    assert_refused(game, 0, Play((6, 6)), "illegal_action", "name trump")
+    assert_refused(game, 0, Discard((6, 6)), "illegal_action", "^name a trump: 0-6, doubles or none$")
+    assert_refused(game, 0, Play((6, 6)), "illegal_action", "^name a trump: 0-6, doubles or none$")
     game.apply(0, NameTrump("doubles"))
-    assert_refused(game, 0, NameTrump(6), "illegal_action", "play a tile")
+    assert_refused(
+        game,
+        0,
+        NameTrump(6),
+        "illegal_action",
+        r"^the trump is named: play a tile \(\[6-6\], \[5-5\], \[4-4\], \[3-3\], \[2-2\], \[1-1\], \[0-0\]\)",
+    )
     assert_refused(game, 0, Play((2, 1)), "illegal_action", "do not hold")
-    assert_refused(game, 2, Play((6, 5)), "not_your_turn")
+    assert_refused(
+        game, 2, Play((6, 5)), "not_your_turn", r"^it is seat 0's turn to play, not yours \(seat 2\)$"
+    )
     game.apply(0, Play((6, 6)))
     assert_refused(game, 1, Play((6, 6)), "illegal_action", "do not hold")
     assert_refused(game, 1, Play((6, 6, 6)), "illegal_action", "not a tile")  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Moon rule tables and scoring: the rule book's worked examples 1-12 and rules M1, M2, M8-M10, M12, M13."""
+"""Moon rule tables and scoring: docs/RULES.md worked examples 1-12 and rules M1, M2, M8-M10, M12, M13."""
 
 from __future__ import annotations
 

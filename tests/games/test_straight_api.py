@@ -97,7 +97,13 @@ def test_s9_draw_one_at_a_time_then_play_the_drawn_tile() -> None:
     assert game.legal_actions(0) == [Play((6, 5), "right")]
     rejected(game, 0, Draw(), "illegal_action", "you drew [6-5], which fits: you must play it")
     rejected(game, 0, Pass(), "illegal_action", "you drew [6-5], which fits: you must play it")
-    rejected(game, 0, Play((4, 3), "left"), "illegal_action", "[4-3] does not fit the left end (2)")
+    rejected(
+        game,
+        0,
+        Play((4, 3), "left"),
+        "illegal_action",
+        "[4-3] fits no open end (left 2, right 6, up 2, down 2)",
+    )
 
 
 def test_s9_pass_only_with_an_empty_boneyard_and_nothing_playable() -> None:
@@ -115,22 +121,54 @@ def test_s9_pass_only_with_an_empty_boneyard_and_nothing_playable() -> None:
 
 def test_illegal_actions_raise_and_change_nothing() -> None:
     game, _ = start(TWO_DOMINO)
-    rejected(game, 0, Play((2, 1)), "not_your_turn", "it is seat 1's turn")
+    rejected(game, 0, Play((2, 1)), "not_your_turn", "it is seat 1's turn, not yours (seat 0)")
     rejected(game, 7, Play((2, 1)), "not_your_turn")
     rejected(game, 1, Play((2, 1)), "illegal_action", "you do not hold [2-1]")
     rejected(game, 1, Play((6, 2), "left"), "illegal_action", "is the opening tile: it takes no end")
-    rejected(game, 1, Draw(), "illegal_action", "you hold a playable tile: you may not draw")
-    rejected(game, 1, Pass(), "illegal_action", "you hold a playable tile: you may not pass")
+    rejected(game, 1, Draw(), "illegal_action", "you lead: play any of your tiles, you may not draw")
+    rejected(game, 1, Pass(), "illegal_action", "you lead: play any of your tiles, you may not pass")
     rejected(game, 1, "play", "illegal_action", "not a Straight action")
     rejected(game, 1, Play((9, 9)), "illegal_action")
     run(game, "62")
-    rejected(game, 0, Play((5, 3), "left"), "illegal_action", "[5-3] does not fit the left end (6)")
-    rejected(game, 0, Play((6, 0)), "illegal_action", "name an end: left, right")
-    rejected(game, 0, Play((6, 0), "up"), "illegal_action", "no spinner")
+    rejected(game, 0, Play((5, 3), "left"), "illegal_action", "[5-3] fits no open end (left 6, right 2)")
+    rejected(game, 0, Play((6, 0)), "illegal_action", "name the end for [6-0]: left")
+    rejected(
+        game,
+        0,
+        Play((2, 1), "left"),
+        "illegal_action",
+        "[2-1] does not fit the left end (6): play it on the right",
+    )
+    rejected(
+        game,
+        0,
+        Play((6, 0), "up"),
+        "illegal_action",
+        "there is no up end: no double (spinner) has been played yet",
+    )
     rejected(game, 0, Play((6, 0), "middle"), "illegal_action")  # type: ignore[arg-type]
     run(game, "60L 22R")
-    rejected(game, 0, Play((2, 1), "up"), "illegal_action", "not open until both in-line sides")
-    rejected(game, 0, Draw(), "illegal_action", "you hold a playable tile: you may not draw")
+    rejected(
+        game,
+        0,
+        Play((2, 1), "up"),
+        "illegal_action",
+        "the up end opens only once both in-line sides of the spinner",
+    )
+    rejected(
+        game,
+        0,
+        Draw(),
+        "illegal_action",
+        "you may not draw while you hold a tile that fits: play [1-0], [2-1] or [3-2]",
+    )
+    rejected(
+        game,
+        0,
+        Pass(),
+        "illegal_action",
+        "you may not pass while you hold a tile that fits: play [1-0], [2-1] or [3-2]",
+    )
     # An unnormalised tile is the same tile.
     game.apply(0, Play((1, 2), "right"))
     assert game.to_move == 1

@@ -1,4 +1,4 @@
-"""Straight engine at game level: examples 18-23 played out, the awards, S13 game end."""
+"""Straight engine at game level: docs/RULES.md examples 18-23 played out, the awards, S13 game end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Straight layout: the ends, the spinner, the count (RULES.md S4-S8, "Naming the ends", examples 13-17)."""
+"""Straight layout: ends, spinner, count (docs/RULES.md S4-S8, "Naming the ends", examples 13-17)."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def test_s6_up_and_down_closed_until_both_in_line_sides_are_covered() -> None:
     assert not lay.fits(tile_id((5, 2)), UP)
     assert "in-line sides" in lay.explain(tile_id((5, 2)), UP)
     assert not build("64").fits(tile_id((4, 2)), UP)
-    assert "no spinner" in build("64").explain(tile_id((4, 2)), UP)
+    assert "no double (spinner)" in build("64").explain(tile_id((4, 2)), UP)
 
 
 def test_s7_spinner_counts_both_halves_until_both_sides_covered_then_nothing() -> None:
@@ -214,9 +214,18 @@ def test_playable_and_count_after_leave_the_layout_unchanged() -> None:
 
 def test_explain_messages() -> None:
     lay = build("64")
-    assert lay.explain(tile_id((5, 3)), LEFT) == "[5-3] does not fit the left end (6)"
-    assert lay.explain(tile_id((6, 3)), None) == "name an end: left, right"
+    assert lay.explain(tile_id((5, 3)), LEFT) == "[5-3] fits no open end (left 6, right 4)"
+    assert lay.explain(tile_id((4, 3)), LEFT) == "[4-3] does not fit the left end (6): play it on the right"
+    assert lay.explain(tile_id((6, 4)), None) == "name the end for [6-4]: left or right"
+    assert lay.explain(tile_id((6, 3)), None) == "name the end for [6-3]: left"
+    assert lay.explain(tile_id((6, 3)), UP) == "there is no up end: no double (spinner) has been played yet"
     assert Layout().explain(tile_id((6, 3)), LEFT) == "[6-3] is the opening tile: it takes no end"
+    lay = build("64", "44R")
+    expected = "the down end opens only once both in-line sides of the spinner are covered"
+    assert lay.explain(tile_id((4, 2)), DOWN) == expected
+    assert build("64", "44R", "41R").explain(tile_id((5, 1)), UP) == (
+        "[5-1] does not fit the up end (4): play it on the right"
+    )
 
 
 # ----- the drawable layout ------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Straight's layout, rebuilt on the client from the plays it sees (RULES.md S5-S7, "Naming the ends").
+"""Straight's layout, rebuilt on the client from the plays it sees (docs/RULES.md S5-S7, "Naming the ends").
 
 A ``snapshot`` hands the client a whole :class:`protocol.Layout`; after that, each
 ``tile_played`` event says only which tile went on which end. :func:`play` turns the

@@ -32,7 +32,7 @@ def pips(tile: Tile) -> int:
 
 
 def is_trump(tile: Tile, trump: TrumpName | None) -> bool:
-    """RULES.md M8: a number trump takes every tile carrying it; ``doubles`` the seven doubles."""
+    """docs/RULES.md M8: a number trump takes every tile carrying it; ``doubles`` the seven doubles."""
     if trump is None or trump == "none":
         return False
     if trump == "doubles":

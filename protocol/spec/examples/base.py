@@ -77,6 +77,8 @@ MOON_TABLE: Data = {
     "turn_seconds": 30,
     "spectators": 1,
     "rematch": [],
+    "bot_delay_ms": None,
+    "record_id": None,
     "options": {"all_pass": "redeal", "target": 21},
 }
 STRAIGHT_TABLE: Data = {
@@ -87,6 +89,8 @@ STRAIGHT_TABLE: Data = {
     "turn_seconds": 60,
     "spectators": 0,
     "rematch": [],
+    "bot_delay_ms": None,
+    "record_id": None,
     "options": {"players": 4, "partnerships": True, "target": 250},
 }
 

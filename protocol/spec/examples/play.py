@@ -67,7 +67,7 @@ MOON_VIEW: Data = {
     "winner": None,
 }
 STRAIGHT_VIEW: Data = {
-    # RULES.md example 17 at a 4-player table: [6-4] opens, [4-4] right (the spinner), [4-1] right, [4-3] up.
+    # docs/RULES.md example 17, 4 players: [6-4] opens, [4-4] right (the spinner), [4-1] right, [4-3] up.
     "game": "straight",
     "viewer": 1,
     "hand_number": 0,
@@ -116,6 +116,10 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         table=MOON_TABLE,
         view=MOON_VIEW,
         time_left_ms=30000,
+        chat=[
+            {"seat": 0, "name": "ana", "text": "good luck, both"},
+            {"seat": None, "name": "wes", "text": "watching: go li!"},
+        ],
     ),
     server(
         "`snapshot` of a Straight game, as ana (seat 1) sees it",
@@ -129,6 +133,7 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         },
         view=STRAIGHT_VIEW,
         time_left_ms=41250,
+        chat=[],
     ),
     server(
         "`snapshot` of a table waiting for players",
@@ -138,6 +143,7 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         table=STRAIGHT_TABLE,
         view=None,
         time_left_ms=None,
+        chat=[],
     ),
     server(
         "`turn`, to the seat to move",

@@ -8,7 +8,7 @@ from boneyard.protocol.spec.examples.base import BOT_HAND, LI_HAND, SIXES, Examp
 
 
 def moon_record() -> dict[str, Any]:
-    # ana leads her six trumps, then [5-5]; the others follow as they must (RULES.md M9).
+    # ana leads her six trumps, then [5-5]; the others follow as they must (docs/RULES.md M9).
     bot_order = [[4, 4], [4, 3], [4, 2], [5, 1], [5, 2], [5, 3], [5, 4]]
     actions: list[dict[str, Any]] = [
         {"seat": 0, "type": "bid", "bid": 21},
@@ -43,7 +43,7 @@ def moon_record() -> dict[str, Any]:
 
 
 STRAIGHT_RECORD = {
-    # Target 10: the opening [5-5] scores 10 and ends the game at once (RULES.md S4, S13).
+    # Target 10: the opening [5-5] scores 10 and ends the game at once (docs/RULES.md S4, S13).
     "format": "boneyard-record/1",
     "game": "straight",
     "players": 2,

@@ -28,7 +28,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "send_queue_frames": 256,
         },
         heartbeat_seconds=20,
-        features=[],
+        features=["bot_delay"],
     ),
     command("`identify`, new session", type="identify", id=1, name="ana", resume=None),
     command(
@@ -102,6 +102,15 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
         turn_seconds=60,
         seat=None,
         options={},
+    ),
+    command(
+        "`create_table`, a table of bots only to watch, a move every 1.5 s (feature `bot_delay`)",
+        type="create_table",
+        id=5,
+        game="moon",
+        bots=[0, 1, 2],
+        seat=None,
+        bot_delay_ms=1500,
     ),
     server(
         "`table_created`",

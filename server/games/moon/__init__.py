@@ -1,4 +1,4 @@
-"""Three-Player Moon (RULES.md M1-M13): engine, actions, events, views and a basic bot.
+"""Three-Player Moon (docs/RULES.md M1-M13): engine, actions, events, views and a basic bot.
 
 >>> from boneyard.server.games.base import RandomDealer
 >>> game = MoonGame(MoonOptions(target=7), RandomDealer(0))

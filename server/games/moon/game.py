@@ -13,7 +13,7 @@ and adds what a table needs: validation with readable errors, events, views, the
 >>> game.apply(seat, Bid(4))
 Traceback (most recent call last):
 ...
-boneyard.server.games.base.IllegalAction: the bidding is over: discard one of your 8 tiles
+boneyard.server.games.base.IllegalAction: you won the bid at 21: discard one of your 8 tiles
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer
+from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer, either
 from boneyard.server.games.moon import events as ev
 from boneyard.server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play, action_to_dict
 from boneyard.server.games.moon.rules import (
@@ -53,13 +53,16 @@ _PLAYS = tuple(Play(t) for t in ALL_TILES)
 _DISCARDS = tuple(Discard(t) for t in ALL_TILES)
 _NAMES = tuple(NameTrump(t) for t in TRUMPS)
 _BIDDING = {0: Pass(), **{b: Bid(b) for b in BIDS}}
+NAME_A_TRUMP = "name a trump: 0-6, doubles or none"
+_TURN_TO = ("bid", "discard", "name trump", "play")
+"""What the seat to move is to do, by phase (for the out-of-turn message)."""
 # The canonical action of each int move, indexed by phase (BIDDING, DISCARDING, NAMING, PLAYING).
 _ACTIONS: tuple[Any, ...] = (_BIDDING, _DISCARDS, _NAMES, _PLAYS)
 
 
 @dataclass(frozen=True, slots=True)
 class MoonOptions:
-    """Table options (RULES.md M5, M13)."""
+    """Table options (docs/RULES.md M5, M13)."""
 
     all_pass: Literal["redeal", "force_last"] = "redeal"
     target: int = 21
@@ -154,7 +157,8 @@ class MoonGame:
         if st.phase == OVER:
             raise IllegalAction("the game is over", "game_over")
         if seat != st.to_move:
-            raise IllegalAction(f"it is seat {st.to_move}'s turn, not seat {seat}'s", "not_your_turn")
+            whose = f"seat {st.to_move}'s turn to {_TURN_TO[st.phase]}"
+            raise IllegalAction(f"it is {whose}, not yours (seat {seat})", "not_your_turn")
         move = self._move_of(action)
         self._log[-1].actions.append((seat, _ACTIONS[st.phase][move], auto))  # canonical form
         phase = st.phase
@@ -233,36 +237,52 @@ class MoonGame:
         phase = st.phase
         if phase == PLAYING:
             if not isinstance(action, Play):
-                raise IllegalAction("the trump is named: play a tile")
+                raise IllegalAction(
+                    f"the trump is named: play a tile ({self._in_hand_order(st.legal_moves())})"
+                )
             move = self._held(action.tile)
             legal = st.legal_moves()
             if move not in legal:
-                raise IllegalAction(f"you must follow {suit_name(st.led)}: you hold {fmt_tiles(legal)}")
+                raise IllegalAction(
+                    f"you must follow {suit_name(st.led)}: you hold {self._in_hand_order(legal)}"
+                )
             return move
         if phase == BIDDING:
-            legal = st.legal_moves()
-            if isinstance(action, Pass):
-                if 0 not in legal:
-                    raise IllegalAction("everyone else passed: the last to speak must bid (force_last)")
-                return 0
-            if isinstance(action, Bid):
-                bid = action.bid
-                if type(bid) is not int or bid not in BIDS:
-                    raise IllegalAction(f"a bid must be 4, 5, 6, 7 or 21, not {bid!r}")
-                if bid not in legal:
-                    raise IllegalAction(f"bid {bid} is not higher than the current bid {st.high_bid}")
-                return bid
-            raise IllegalAction("the bidding is not over: bid or pass")
+            return self._bid_of(action)
         if phase == DISCARDING:
             if isinstance(action, Discard):
                 return self._held(action.tile)
-            raise IllegalAction("the bidding is over: discard one of your 8 tiles")
+            raise IllegalAction(f"you won the bid at {st.high_bid}: discard one of your 8 tiles")
         if isinstance(action, NameTrump):
             try:
                 return trump_index(action.trump)
-            except ValueError as exc:
-                raise IllegalAction(str(exc)) from None
-        raise IllegalAction("name trump: a number 0-6, 'doubles' or 'none'")
+            except ValueError:
+                raise IllegalAction(f"{NAME_A_TRUMP}, not {action.trump!r}") from None
+        raise IllegalAction(NAME_A_TRUMP)
+
+    def _bid_of(self, action: object) -> int:
+        """The move of a bid or a pass; IllegalAction listing what may be bid now (M4, M5)."""
+        st = self._st
+        legal = st.legal_moves()
+        words = [str(m) for m in legal if m] + (["pass"] if 0 in legal else [])
+        allowed = either(words)
+        if isinstance(action, Pass):
+            if 0 not in legal:
+                raise IllegalAction(f"both others passed: the last to speak must bid {allowed} (force_last)")
+            return 0
+        if isinstance(action, Bid):
+            bid = action.bid
+            if type(bid) is not int or bid not in BIDS:
+                raise IllegalAction(f"{bid!r} is not a bid: bids are 4, 5, 6, 7 or 21; now {allowed}")
+            if bid not in legal:
+                raise IllegalAction(f"the high bid is {st.high_bid}: bid {allowed}")
+            return bid
+        raise IllegalAction(f"the bidding is not over: bid {allowed}")
+
+    def _in_hand_order(self, tids: Sequence[int]) -> str:
+        """Tiles as an error message lists them: in the order a hand is shown (trumps first)."""
+        trump = self._st.trump
+        return fmt_tiles(sorted(tids, key=lambda i: display_key(i, trump)))
 
     def _held(self, tile: object) -> int:
         try:

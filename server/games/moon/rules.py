@@ -1,4 +1,4 @@
-"""Three-Player Moon rules as tables over tile ids (RULES.md M1, M2, M8-M10, M12, M13).
+"""Three-Player Moon rules as tables over tile ids (docs/RULES.md M1, M2, M8-M10, M12, M13).
 
 Everything a trick needs is precomputed at import, per trump, so that the engine
 and the search fast path only index tuples and mask ints. A trump is kept
@@ -217,8 +217,12 @@ def trump_order(trump: TrumpName) -> list[Tile]:
 
 
 def suit_name(led: int) -> str:
-    """How an error message names a led suit."""
-    return "trump" if led == LED_TRUMP else f"suit {led}"
+    """How an error message names a led suit.
+
+    >>> suit_name(5), suit_name(LED_TRUMP)
+    ('5s', 'trumps')
+    """
+    return "trumps" if led == LED_TRUMP else f"{led}s"
 
 
 def display_key(tid: int, t: int | None) -> tuple[int, int, int]:

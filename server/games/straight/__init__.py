@@ -1,4 +1,4 @@
-"""Straight Dominoes (RULES.md S1-S14): the engine, its actions, events, views and a basic bot.
+"""Straight Dominoes (docs/RULES.md S1-S14): the engine, its actions, events, views and a basic bot.
 
 >>> from boneyard.server.games.base import RandomDealer
 >>> game = StraightGame(StraightOptions(players=2), RandomDealer(0))

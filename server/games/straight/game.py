@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer
+from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
 from boneyard.server.games.straight.actions import ACTION_OF, Action, code_of
 from boneyard.server.games.straight.core import BLOCKED, DOMINO, TARGET, StraightCore
 from boneyard.server.games.straight.events import (
@@ -72,7 +72,7 @@ class StraightGame(StraightCore):
             raise IllegalAction("the game is over", "game_over")
         if seat != self._turn:
             who = "no one" if self._turn < 0 else f"seat {self._turn}"
-            raise IllegalAction(f"it is {who}'s turn, not seat {seat}'s", "not_your_turn")
+            raise IllegalAction(f"it is {who}'s turn, not yours (seat {seat})", "not_your_turn")
         code = code_of(action)
         if code is None:
             raise IllegalAction(f"{action!r} is not a Straight action")
@@ -114,7 +114,10 @@ class StraightGame(StraightCore):
                 return f"you drew {drawn}, which fits: you must play it"
             if playable:
                 verb = "draw" if code == DRAW else "pass"
-                return f"you hold a playable tile: you may not {verb}"
+                if self._layout.empty:
+                    return f"you lead: play any of your tiles, you may not {verb}"
+                tiles = either([fmt(t) for t in tiles_of(playable)])
+                return f"you may not {verb} while you hold a tile that fits: play {tiles}"
             if code == DRAW:
                 return "the boneyard is empty: you must pass"
             return f"the boneyard still holds {self.boneyard_count} tiles: you must draw"

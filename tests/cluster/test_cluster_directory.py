@@ -1,0 +1,65 @@
+"""The cluster-wide directory: every node's mirror sees every write, in order, removals included."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import nats
+from nats.aio.client import Client as NATS
+
+from boneyard.server.cluster.directory import Directory
+
+
+async def _until(condition: object, seconds: float = 5.0) -> None:
+    assert callable(condition)
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not met")
+
+
+if TYPE_CHECKING:
+    from natsserver import NatsServer
+
+pytest_plugins = ["natsserver"]  # the nats_server and nc fixtures
+
+
+async def test_two_nodes_see_each_others_tables_and_removals(nats_server: NatsServer, nc: NATS) -> None:
+    other = await nats.connect(nats_server.url)
+    try:
+        a = await Directory.open(nc.jetstream(), "boneyard-tables")
+        b = await Directory.open(other.jetstream(), "boneyard-tables")
+        await a.put("t1", b"moon at node-a")
+        await b.put("t2", b"straight at node-b")
+        await _until(lambda: a.entries == b.entries == {"t1": b"moon at node-a", "t2": b"straight at node-b"})
+        await a.remove("t2")
+        await _until(lambda: a.entries == b.entries == {"t1": b"moon at node-a"})
+        await a.close()
+        await b.close()
+    finally:
+        await other.close()
+
+
+async def test_a_node_that_opens_later_starts_from_the_whole_directory(nc: NATS) -> None:
+    first = await Directory.open(nc.jetstream(), "boneyard-tokens")
+    for n in range(20):
+        await first.put(f"token{n}", b"player %d" % n)
+    await first.remove("token3")
+    late = await Directory.open(nc.jetstream(), "boneyard-tokens")
+    assert late.entries == {f"token{n}": b"player %d" % n for n in range(20) if n != 3}
+    await first.close()
+    await late.close()
+
+
+async def test_changes_arrive_in_the_order_they_were_written(nc: NATS) -> None:
+    directory = await Directory.open(nc.jetstream(), "boneyard-tables")
+    changes = directory.changes()
+    await directory.put("t1", b"1")
+    await directory.put("t1", b"2")
+    await directory.remove("t1")
+    seen = [await asyncio.wait_for(anext(changes), 10) for _ in range(3)]
+    assert seen == [("t1", b"1"), ("t1", b"2"), ("t1", None)]
+    changes.close()
+    await directory.close()
