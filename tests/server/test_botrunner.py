@@ -49,13 +49,15 @@ async def test_a_cancelled_job_is_never_delivered_and_close_drops_the_queue() ->
     runner = BotRunner(asyncio.get_running_loop(), workers=1, nice=0)
     delivered: list[str] = []
     try:
-        first = runner.choose("moon", "good", _view(1), b"s", lambda a: delivered.append("first"), human=True)
-        second = runner.choose(
-            "moon", "good", _view(2), b"s", lambda a: delivered.append("second"), human=True
-        )
-        third = runner.choose(
-            "moon", "basic", _view(3), b"s", lambda a: delivered.append("basic"), human=True
-        )
+
+        def ask(level: str, seed: int, name: str) -> Any:
+            return runner.choose(
+                "moon", level, _view(seed), b"s", lambda a: delivered.append(name), human=True
+            )
+
+        first = ask("good", 1, "first")
+        second = ask("good", 2, "second")
+        third = ask("basic", 3, "basic")
         second.cancel()
         third.cancel()
         for _ in range(600):
