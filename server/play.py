@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from boneyard.server.botrunner import Thinking
+from boneyard.server.botrunner import LazyRandom, Thinking
 from boneyard.server.errors import CommandError
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.dealers import KeyedDealer, new_seed
@@ -462,35 +462,3 @@ class AfterCommit:
         callback, self._callback = self._callback, None
         if callback is not None:
             self._handle = self._loop.call_soon(callback)
-
-
-class LazyRandom(random.Random):
-    """A ``random.Random`` seeded on its first draw: seeding costs some 6 µs, and most bot moves draw
-    nothing (the bots use randomness to break ties only). Draws the same numbers as ``Random(seed)``.
-
-    >>> lazy, eager = LazyRandom("s"), random.Random("s")
-    >>> [lazy.random(), lazy.randrange(100), lazy.choice("abc")] == [eager.random(), eager.randrange(100),
-    ...                                                               eager.choice("abc")]
-    True
-    """
-
-    def __init__(self, seed: str | bytes) -> None:  # no super().__init__(): that would seed now
-        self._pending: str | bytes | None = seed
-        self.gauss_next = None
-
-    def _seed_now(self) -> None:
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            super().seed(pending)
-
-    def seed(self, a: object = None, version: int = 2) -> None:  # an explicit seed replaces the pending one
-        self._pending = None
-        super().seed(a, version)  # type: ignore[arg-type]
-
-    def random(self) -> float:
-        self._seed_now()
-        return super().random()
-
-    def getrandbits(self, k: int, /) -> int:
-        self._seed_now()
-        return super().getrandbits(k)
