@@ -44,6 +44,7 @@ HOST = "127.0.0.1"
 CPUS = sorted(os.sched_getaffinity(0))
 FLAT_ENV = {  # flat and bots: bots act at once, and a seat acting flat out is not a flood
     "BONEYARD_BOT_DELAY_SECONDS": "0",
+    "BONEYARD_BOTS_ONLY_MOVE_SECONDS": "0",
     "BONEYARD_COMMANDS_PER_SECOND": "10000",
     "BONEYARD_COMMAND_BURST": "10000",
 }
@@ -96,6 +97,8 @@ def start_server(
             base = [exe] if exe else [sys.executable, "-m", "boneyard.server.cli"]
         cmd = [*base, "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"]
         extra["BONEYARD_MAX_TABLES"] = str(max(10_000, 4 * args.tables))
+        # Every simulated player comes from this one host: the per-address and bots-only quotas are lifted.
+        extra["BONEYARD_TABLES_PER_ADDRESS"] = extra["BONEYARD_MAX_BOT_TABLES"] = extra["BONEYARD_MAX_TABLES"]
         extra["BONEYARD_DB"] = str(log.with_suffix(".db"))  # a fresh database per run, in a temporary folder
         if pace != "human":
             extra.update(FLAT_ENV)

@@ -9,6 +9,7 @@ Ping(type='ping', id=1)
 Modules: :mod:`boneyard.protocol.values` (tiles, seats, options), :mod:`boneyard.protocol.handshake`,
 :mod:`boneyard.protocol.lobby`, :mod:`boneyard.protocol.game` (actions, turns, events),
 :mod:`boneyard.protocol.views` (snapshots), :mod:`boneyard.protocol.records` (``boneyard-record/1``),
+:mod:`boneyard.protocol.deals` and :mod:`boneyard.protocol.fairness` (fair deals),
 :mod:`boneyard.protocol.errors` (error and close codes), :mod:`boneyard.protocol.messages` (the unions),
 :mod:`boneyard.protocol.codec` (frames). The spec (``protocol/spec/``) is generated from them:
 ``python -m boneyard.protocol.spec``.
@@ -23,7 +24,16 @@ from boneyard.protocol.codec import (
     decode_server_message,
     encode,
 )
-from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, CloseCode, DecodeErrorCode, Error, ErrorCode
+from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealProof, DealRevealed, SeedContributed
+from boneyard.protocol.errors import (
+    CLOSE_CODES,
+    ERROR_CODES,
+    CloseCode,
+    DecodeErrorCode,
+    Error,
+    ErrorCode,
+    RefusalCode,
+)
 from boneyard.protocol.game import (
     ENGINE_EVENTS,
     Act,
@@ -46,6 +56,7 @@ from boneyard.protocol.game import (
 from boneyard.protocol.handshake import (
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
+    FEATURE_PRIVATE_TABLES,
     Hello,
     Identify,
     Limits,
@@ -127,6 +138,7 @@ __all__ = [
     "ERROR_CODES",
     "FEATURE_BOT_DELAY",
     "FEATURE_BOT_LEVELS",
+    "FEATURE_PRIVATE_TABLES",
     "PROTOCOL_VERSION",
     "RECORD_ADAPTER",
     "RECORD_FORMAT",
@@ -144,9 +156,13 @@ __all__ = [
     "ChatMessage",
     "ClientCommand",
     "CloseCode",
+    "ContributeSeed",
     "CreateMoonTable",
     "CreateStraightTable",
     "CreateTable",
+    "DealCommitment",
+    "DealProof",
+    "DealRevealed",
     "DecodeErrorCode",
     "DecodeLimits",
     "DiscardAction",
@@ -180,12 +196,14 @@ __all__ = [
     "ProtocolError",
     "Record",
     "RecordMessage",
+    "RefusalCode",
     "Rematch",
     "Resume",
     "SeatInfo",
     "SeatRef",
     "SeatStatus",
     "Seated",
+    "SeedContributed",
     "ServerMessage",
     "Snapshot",
     "Spectate",

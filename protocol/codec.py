@@ -17,12 +17,12 @@ boneyard.protocol.codec.ProtocolError: malformed_frame: not msgpack (invalid byt
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from boneyard.protocol.errors import DecodeErrorCode
+from boneyard.protocol.errors import DecodeErrorCode, RefusalCode
 from boneyard.protocol.messages import (
     COMMAND_ADAPTER,
     COMMAND_TYPES,
@@ -163,7 +163,15 @@ def _validate(
     except ValidationError as error:
         # Valid messages are never deeper than the limit, so only failures pay for the walk.
         _check_depth(data, limits.max_depth)
-        raise ProtocolError("invalid_message", _describe(error), _id_of(data)) from None
+        kinds = {item["type"] for item in error.errors(include_url=False)}
+        code: DecodeErrorCode = "invalid_message"
+        if len(kinds) == 1 and kinds <= _REFUSALS:
+            code = kinds.pop()  # type: ignore[assignment]  # one of RefusalCode's, checked just above
+        raise ProtocolError(code, _describe(error), _id_of(data)) from None
+
+
+_REFUSALS: frozenset[str] = frozenset(get_args(RefusalCode))
+"""Validation errors of well-formed messages the rules refuse (the models raise them by these names)."""
 
 
 def _check_depth(data: dict[str, Any], max_depth: int) -> None:

@@ -28,6 +28,7 @@ ErrorCode = Literal[
     "no_such_seat",
     "seat_taken",
     "not_a_bot",
+    "not_invited",
     "not_seated",
     "already_seated",
     "invalid_options",
@@ -37,12 +38,19 @@ ErrorCode = Literal[
     "game_over",
     "chat_too_long",
     "no_such_record",
+    "seed_closed",
     "unavailable",
     "internal_error",
 ]
 """Every error code the server sends."""
 
-DecodeErrorCode = Literal["malformed_frame", "frame_too_large", "unknown_type", "invalid_message"]
+RefusalCode = Literal["invalid_options", "no_such_seat"]
+"""The codes of a well-formed command the models themselves refuse (options the rules forbid, a seat
+the table does not have): not undecodable, so they never count toward the 1008 close."""
+
+DecodeErrorCode = Literal[
+    "malformed_frame", "frame_too_large", "unknown_type", "invalid_message", RefusalCode
+]
 """The codes a frame can fail decoding with (see :mod:`boneyard.protocol.codec`)."""
 
 ERROR_CODES: dict[ErrorCode, str] = {
@@ -64,6 +72,7 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "no_such_seat": "The seat number is outside the table's seats.",
     "seat_taken": "Someone already holds that seat.",
     "not_a_bot": "`take_seat` names a seat that a bot does not hold.",
+    "not_invited": "The table is private: `join` and `take_seat` need its `invite` code (since 1.1).",
     "not_seated": "You hold no seat at that table.",
     "already_seated": "You already hold a seat at that table.",
     "invalid_options": "The table options are well-formed but this server does not allow them.",
@@ -73,6 +82,10 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "game_over": "The game at that table is over.",
     "chat_too_long": "The chat line is longer than `limits.chat_max_chars`.",
     "no_such_record": "No finished game has that `record_id` (a running game's record is secret).",
+    "seed_closed": (
+        "`contribute_seed` came too late (the game's first deal is made) or twice for the same game: "
+        "the deal is fixed without it."
+    ),
     "unavailable": "The server is shutting down or full and takes no new tables or seats.",
     "internal_error": "The server failed; the command may or may not have taken effect.",
 }
@@ -121,7 +134,28 @@ _CLOSE_CODES = (
         False,
         False,
     ),
-    CloseCode(1009, "message_too_big", "A frame was longer than `limits.max_frame_bytes`.", False, False),
+    CloseCode(
+        1002,
+        "protocol_error",
+        "The WebSocket framing was broken (sent by the WebSocket library: unmasked or fragmented control "
+        "frames, bad opcodes, a continuation without a start).",
+        False,
+        False,
+    ),
+    CloseCode(
+        1007,
+        "invalid_data",
+        "A text frame that is not valid UTF-8 (sent by the WebSocket library).",
+        False,
+        False,
+    ),
+    CloseCode(
+        1009,
+        "message_too_big",
+        "A frame was longer than `limits.max_frame_bytes` (the server never answers it `frame_too_large`).",
+        False,
+        False,
+    ),
     CloseCode(1011, "internal_error", "The server hit an unexpected condition.", True, True),
     CloseCode(
         1012,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, model_validator
 
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
@@ -28,6 +28,9 @@ from boneyard.protocol.values import (
 
 Positive = Annotated[Int, Field(ge=1, le=2**31 - 1)]
 
+BOT_NAME_PREFIX = "bot-"
+"""The server names its bots ``bot-<seat>``; no human may take a name like it."""
+
 
 class Limits(WireModel):
     """What the server enforces on this connection."""
@@ -42,10 +45,51 @@ class Limits(WireModel):
     """The longest chat line accepted."""
     send_queue_frames: Positive
     """Frames the server will queue for a slow reader before closing with 4004."""
+    # Since 1.1 (optional: a 1.0 server does not send them; a client then knows nothing of them).
+    handshake_ms: Positive | None = None
+    """Time from ``hello`` to send ``identify``; then the connection is closed with 4006."""
+    bad_frames: Positive | None = None
+    """Undecodable frames (``malformed_frame``, ``frame_too_large``, ``unknown_type``, ``invalid_message``)
+    tolerated, one forgiven per second; the next closes the connection with 1008. Well-formed commands the
+    server refuses never count."""
+    rate_strikes: Positive | None = None
+    """``rate_limited`` errors tolerated, ``command_burst`` of them forgiven per 10 s; the next closes the
+    connection with 4005."""
+    reply_bytes_per_command: Positive | None = None
+    """A reply costs one more command of the rate limit per this many bytes beyond the first (a big
+    ``record`` costs several): a client fetching records in a loop is rate-limited by what it gets."""
+    chat_per_minute: Positive | None = None
+    """Chat lines a session may send per minute (a bucket refilled over the minute); beyond:
+    ``rate_limited``."""
+    tables_per_session: Positive | None = None
+    """Tables a session may own (have created, not yet removed) at once; beyond: ``unavailable``."""
+    empty_table_ms: Positive | None = None
+    """A table where nobody sits or watches is removed after this long."""
+    max_spectators: Count | None = None
+    """Connections that may watch one table at once; ``spectate`` beyond it gets ``unavailable``."""
+    spectator_chat_per_minute: Positive | None = None
+    """Chat lines a table's spectators may send per minute, all of them together; beyond: ``rate_limited``."""
+    grace_ms: Count | None = None
+    """How long a dropped player's seat waits, on its normal turn timer, before the server plays every
+    turn for it."""
+    resume_frames: Positive | None = None
+    """Messages kept per seated session for a resume; a client that missed more gets snapshots."""
+    max_connections: Positive | None = None
+    """Connections the server takes at once (those in their handshake included); beyond: close 4007."""
+    max_tables: Positive | None = None
+    """Tables on the server at once; ``create_table`` beyond: ``unavailable``."""
+    tables_per_address: Positive | None = None
+    """Tables the sessions of one IP address may own at once; beyond: ``unavailable``."""
+    bot_delay_ms: Count | None = None
+    """The server's default pause before a bot moves at a table where a human sits."""
+    bots_only_move_ms: Count | None = None
+    """The pause before each move at a table of bots only (a table's ``bot_delay_ms`` may only slow it)."""
 
 
 FEATURE_BOT_DELAY = "bot_delay"
 """``hello.features`` names it when ``create_table`` accepts ``bot_delay_ms``."""
+FEATURE_PRIVATE_TABLES = "private_tables"
+"""``hello.features`` names it when tables may be private (``create_table.private``, invite codes)."""
 FEATURE_BOT_LEVELS = "bot_levels"
 """``hello.features`` names it when ``create_table`` accepts ``bot_levels``."""
 
@@ -63,7 +107,10 @@ class Hello(ServerMessageBase):
     """The server sends a websocket ping this often; a client that stops answering is closed (4006)."""
     features: Seq[Str] = ()
     """Optional features this server supports beyond protocol 1.0 (see Versioning): ``bot_delay``,
-    ``create_table`` takes ``bot_delay_ms``; ``bot_levels``, ``create_table`` takes ``bot_levels``."""
+    ``create_table`` takes ``bot_delay_ms``; ``fair_deals``, the deals are committed to and take the
+    players' seeds (section 5, "Fair deals"); ``private_tables``, ``create_table.private``, ``join.invite``
+    and ``take_seat.invite`` (error ``not_invited``); ``bot_levels``, ``create_table`` takes
+    ``bot_levels``."""
 
 
 class Resume(WireModel):
@@ -80,8 +127,15 @@ class Identify(CommandBase):
 
     type: Literal["identify"]
     name: Name
-    """The display name shown at tables."""
+    """The display name shown at tables. Names starting ``bot-`` (in any case) are the server's bots':
+    an ``identify`` with one is invalid."""
     resume: Resume | None = None
+
+    @model_validator(mode="after")
+    def _not_a_bots_name(self) -> Identify:
+        if self.name.casefold().startswith(BOT_NAME_PREFIX):
+            raise ValueError(f"names starting {BOT_NAME_PREFIX!r} are reserved for the server's bots")
+        return self
 
 
 class SeatRef(WireModel):

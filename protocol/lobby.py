@@ -11,9 +11,10 @@ listing are each a small union keyed by ``game`` inside the message union keyed 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
@@ -77,6 +78,9 @@ class BaseTable(WireModel):
     (``get_record`` fetches it while the server keeps it): so that whoever comes to the table later,
     or resumes, learns it too. ``null`` until a game has finished here (or when its record could not
     be stored)."""
+    private: Bool = False
+    """Since 1.1 (``private_tables``): seats are taken with the table's invite code only (anyone may
+    watch)."""
 
     @property
     def players(self) -> int:
@@ -150,6 +154,9 @@ class TableCreated(ReplyBase):
 
     type: Literal["table_created"]
     table: TableInfo
+    invite: Token | None = None
+    """A private table's invite code (to its creator only): whoever is to sit there passes it in ``join``
+    or ``take_seat``. ``null`` for an open table."""
 
 
 class TableUpdated(ServerMessageBase):
@@ -203,6 +210,10 @@ class BaseCreateTable(CommandBase):
     lists ``bot_delay``). At this pace a table of bots only, created to be watched (``seat: null``, then
     ``spectate``), can be followed. ``null`` or omitted: the server's default, a short pause where a
     human sits and none at all at a table of bots only."""
+    private: Bool = False
+    """Feature ``private_tables``: only those given the invite code (in ``table_created``) may sit; others
+    get ``not_invited``. An open table seats anyone; at an open untimed table, a seat held by anyone but
+    its creator plays on the server's default turn timer, so that no stranger can stall it."""
 
     @property
     def players(self) -> int:
@@ -212,17 +223,34 @@ class BaseCreateTable(CommandBase):
     @model_validator(mode="after")
     def _seats_fit(self) -> BaseCreateTable:
         taken = [*self.bots, *([] if self.seat is None else [self.seat])]
+        # Error types the codec turns into these error codes (a well-formed command the server refuses).
         if len(set(taken)) != len(taken):
-            raise ValueError("bots and seat must name different seats")
+            raise PydanticCustomError("invalid_options", "bots and seat must name different seats")
         if any(s >= self.players for s in taken):
-            raise ValueError(f"seats are 0..{self.players - 1}")
+            raise PydanticCustomError("no_such_seat", "seats are 0..{last}", {"last": self.players - 1})
         if self.bot_levels and len(self.bot_levels) != len(self.bots):
             raise ValueError("bot_levels must give one level per seat in bots")
         return self
 
 
+def seats_below(players: int) -> dict[str, Any]:
+    """A JSON Schema saying ``create_table``'s seats are below ``players`` (the model checks it too).
+
+    >>> seats_below(3)["properties"]["bots"]
+    {'items': {'maximum': 2}}
+    """
+    return {"properties": {"seat": {"maximum": players - 1}, "bots": {"items": {"maximum": players - 1}}}}
+
+
+def _straight_seats(players: int) -> dict[str, Any]:
+    options = {"properties": {"players": {"const": players}}, "required": ["players"]}
+    return {"if": {"properties": {"options": options}, "required": ["options"]}, "then": seats_below(players)}
+
+
 class CreateMoonTable(BaseCreateTable):
     """Create a Moon table. Reply: ``table_created``, then ``seated`` and ``snapshot`` if seated."""
+
+    model_config = ConfigDict(json_schema_extra={"allOf": [seats_below(3)]})
 
     game: Literal["moon"]
     options: MoonOptions = MoonOptions()
@@ -236,6 +264,8 @@ class CreateMoonTable(BaseCreateTable):
 
 class CreateStraightTable(BaseCreateTable):
     """Create a Straight table. Reply: ``table_created``, then ``seated`` and ``snapshot`` if seated."""
+
+    model_config = ConfigDict(json_schema_extra={"allOf": [_straight_seats(2), _straight_seats(3)]})
 
     game: Literal["straight"]
     options: StraightOptions = StraightOptions()
@@ -256,6 +286,8 @@ class Join(CommandBase):
     type: Literal["join"]
     table_id: Id
     seat: Seat
+    invite: Token | None = None
+    """Feature ``private_tables``: a private table's invite code."""
 
 
 class TakeSeat(CommandBase):
@@ -264,6 +296,8 @@ class TakeSeat(CommandBase):
     type: Literal["take_seat"]
     table_id: Id
     seat: Seat
+    invite: Token | None = None
+    """Feature ``private_tables``: a private table's invite code."""
 
 
 class Seated(ReplyBase):

@@ -3,7 +3,7 @@
 >>> COMMAND_ADAPTER.validate_python({"type": "ping", "id": 1})
 Ping(type='ping', id=1)
 >>> sorted(COMMAND_TYPES)[:3]
-['act', 'chat', 'create_table']
+['act', 'chat', 'contribute_seed']
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Annotated, Any, get_args
 
 from pydantic import Field, TypeAdapter
 
+from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.envelope import CommandBase, ServerMessageBase
 from boneyard.protocol.errors import Error
 from boneyard.protocol.game import Act, MoonEventMessage, StraightEventMessage, Turn
@@ -51,7 +52,8 @@ ClientCommand = Annotated[
     | Rematch
     | Act
     | ChatCommand
-    | GetRecord,
+    | GetRecord
+    | ContributeSeed,
     Field(discriminator="type"),
 ]
 """Every client-to-server command."""
@@ -73,7 +75,10 @@ ServerMessage = Annotated[
     | Annotated[MoonEventMessage | StraightEventMessage, Field(discriminator="game")]
     | SeatStatus
     | ChatMessage
-    | RecordMessage,
+    | RecordMessage
+    | DealCommitment
+    | SeedContributed
+    | DealRevealed,
     Field(discriminator="type"),
 ]
 """Every server-to-client message."""
@@ -126,5 +131,6 @@ REPLIES: Mapping[str, str] = {
     "act": "ok",
     "chat": "ok",
     "get_record": "record",
+    "contribute_seed": "ok",
 }
 """The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""

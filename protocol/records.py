@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, Strict, TypeAdapter, model_validator
 
+from boneyard.protocol.deals import DealProof
 from boneyard.protocol.envelope import CommandBase, ReplyBase
 from boneyard.protocol.game import BidAction, DiscardAction, PassAction, TrumpAction
 from boneyard.protocol.values import (
@@ -101,9 +102,11 @@ StraightEntry = Annotated[StraightPlayEntry | DrawEntry | PassEntry, Field(discr
 Hands = Seq[Seq[Tile]]
 
 
-def _check_deals(players: int, deals: list[tuple[tuple[Tile, ...], ...]]) -> None:
+def _check_deals(players: int, deals: list[tuple[tuple[Tile, ...], ...]], proof: DealProof | None) -> None:
     if any(len(deal) != players for deal in deals):
         raise ValueError(f"every hand's deal must have {players} entries, one per seat")
+    if proof is not None and len(proof.player_seeds) != players:
+        raise ValueError(f"fairness.player_seeds must have {players} entries, one per seat")
 
 
 class MoonHand(WireModel):
@@ -149,6 +152,8 @@ class BaseRecord(WireModel):
     final_scores: Seq[Score]
     winner: Seat
     """The winning seat, or team (0 = seats 0+2, 1 = seats 1+3) with partnerships."""
+    fairness: DealProof | None = Field(default=None, exclude_if=lambda proof: proof is None)
+    """Optional: the seeds that fixed every deal (``boneyard-deal/1``), so anyone can recompute them."""
 
 
 class MoonRecord(BaseRecord):
@@ -163,7 +168,7 @@ class MoonRecord(BaseRecord):
     @model_validator(mode="after")
     def _all_options(self) -> MoonRecord:
         check_all_fields_set(self.options)
-        _check_deals(self.players, [h.deal for h in self.hands])
+        _check_deals(self.players, [h.deal for h in self.hands], self.fairness)
         return self
 
 
@@ -180,7 +185,7 @@ class StraightRecord(BaseRecord):
         check_all_fields_set(self.options)
         if self.options.players != self.players or self.options.partnerships is None:
             raise ValueError("options.players must equal players and partnerships be true or false")
-        _check_deals(self.players, [h.deal for h in self.hands])
+        _check_deals(self.players, [h.deal for h in self.hands], self.fairness)
         return self
 
 

@@ -15,9 +15,11 @@ pydantic_core.ValidationError: a tile is [high, low]
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, model_validator
+from pydantic_core import PydanticCustomError
 
 T = TypeVar("T")
 
@@ -73,6 +75,9 @@ Seq = Annotated[tuple[T, ...], Strict(False)]
 Pip = Annotated[int, Strict(), Field(ge=0, le=6)]
 """A number on a tile, 0..6."""
 
+TILES: tuple[tuple[int, int], ...] = tuple((high, low) for high in range(7) for low in range(high + 1))
+"""The 28 tiles of a double-six set, each as ``(high, low)``."""
+
 Tile = Annotated[tuple[Pip, Pip], Strict(False), AfterValidator(_high_first)]
 """A tile as ``[high, low]`` with ``6 >= high >= low >= 0``."""
 
@@ -107,8 +112,57 @@ Id = Annotated[str, Strict(), Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 Token = Annotated[str, Strict(), Field(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
 """A secret resume token: 16-128 of ``A-Z a-z 0-9 _ -``."""
 
-Name = Annotated[str, Strict(), Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$")]
-"""A display name: 1-32 characters, no control characters."""
+_INVISIBLE = frozenset("\u061c\u200b\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff")
+"""Zero-width and direction marks (format characters; ZWJ and ZWNJ, which emoji and scripts need, are
+not here)."""
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidirectional embeddings, overrides and isolates: they reorder what follows them on screen."""
+
+
+def _plain_text(text: str) -> str:
+    """Refuse what could fake or hide text on another player's screen: control characters (a ``\\r`` or
+    an escape sequence rewrites a terminal line), line and paragraph separators, bidi controls and
+    invisible characters.
+
+    >>> _plain_text("caf\u00e9 \U0001f468\u200d\U0001f469") == "caf\u00e9 \U0001f468\u200d\U0001f469"
+    True
+    >>> _plain_text("\\r<bob> I resign")
+    Traceback (most recent call last):
+    ...
+    ValueError: no control, bidi or invisible characters (found U+000D)
+    """
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp", "Cs") or char in _BIDI or char in _INVISIBLE:
+            raise ValueError(f"no control, bidi or invisible characters (found U+{ord(char):04X})")
+    return text
+
+
+def _plain_name(name: str) -> str:
+    """A name also has no format characters at all and something visible, with no space around it."""
+    _plain_text(name)
+    if any(unicodedata.category(char) == "Cf" for char in name):
+        raise ValueError("no invisible formatting characters in a name")
+    if name != name.strip() or not any(unicodedata.category(c)[0] not in "ZM" for c in name):
+        raise ValueError("a name has visible characters and no leading or trailing space")
+    return name
+
+
+def cleaned_name(name: str, fallback: str = "player") -> str:
+    """``name`` with what :data:`Name` refuses taken out (for names stored before the rule).
+
+    >>> cleaned_name("an\u202ea\u200b "), cleaned_name("\u200b")
+    ('ana', 'player')
+    """
+    kept = "".join(
+        c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Cs") and c not in _BIDI
+    ).strip()[:32]
+    return kept if any(unicodedata.category(c)[0] not in "ZM" for c in kept) else fallback
+
+
+Name = Annotated[str, Strict(), Field(min_length=1, max_length=32), AfterValidator(_plain_name)]
+"""A display name: 1-32 characters, something visible, no space around it; no control, bidi or
+invisible formatting characters."""
 
 CommandId = (
     Annotated[int, Strict(), Field(ge=0, le=MAX_SAFE_INT)]
@@ -119,7 +173,11 @@ CommandId = (
 MAX_CHAT_CHARS = 500
 """The hard cap on a chat line; a server may announce a lower ``limits.chat_max_chars``."""
 
-ChatText = Annotated[str, Strict(), Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+ChatText = Annotated[
+    str, Strict(), Field(min_length=1, max_length=MAX_CHAT_CHARS), AfterValidator(_plain_text)
+]
+"""A chat line: no control characters (no ``\\r``, no escape sequences), line separators, bidi controls or
+invisible characters (zero-width joiners, which emoji sequences need, are fine)."""
 
 TurnSeconds = Annotated[int, Strict(), Field(ge=5, le=3600)]
 """Seconds a seat has to act, 5..3600."""
@@ -153,10 +211,17 @@ class StraightOptions(WireModel):
     target: Annotated[int, Strict(), Field(ge=1, le=10_000)] = 250
     """The score that wins the game."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"partnerships": {"const": True}}, "required": ["partnerships"]},
+            "then": {"properties": {"players": {"const": 4}}},
+        }
+    )
+
     @model_validator(mode="after")
     def _partnerships_need_four(self) -> StraightOptions:
         if self.partnerships and self.players != 4:
-            raise ValueError("partnerships need 4 players")
+            raise PydanticCustomError("invalid_options", "partnerships need 4 players")
         return self
 
 

@@ -11,9 +11,11 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import gc
 import logging
+import resource
 import socket
 import sys
 import time
@@ -33,16 +35,19 @@ from boneyard.protocol import (
     COMMAND_LIMITS,
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
+    FEATURE_PRIVATE_TABLES,
     SUBPROTOCOL,
     Hello,
     Limits,
 )
-from boneyard.server.connection import Client, ServerContext
+from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
 from boneyard.server.records import MemoryRecordStore, RecordStore
 from boneyard.server.settings import Settings
+from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage
 from boneyard.server.storage.restore import restore
 from boneyard.server.storage.store import NO_LOG
@@ -52,6 +57,9 @@ from boneyard.server.wsconnection import BoneyardConnection
 log = logging.getLogger("boneyard.server")
 
 SERVER_NAME = "boneyard/0.1.0"
+
+FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS)
+"""What this server supports beyond protocol 1.0 (``hello.features``)."""
 
 FULL_COLLECTION_SECONDS = 1800.0
 """At least this often, frozen objects are unfrozen and collected (see ``_keep_gc_short``)."""
@@ -65,6 +73,43 @@ def _select_subprotocol(connection: ServerConnection, offered: Sequence[Subproto
     # Accept the websocket either way: without boneyard.v1 the handler closes it with 4000, as the
     # protocol says, instead of failing the HTTP handshake.
     return Subprotocol(SUBPROTOCOL) if SUBPROTOCOL in offered else None
+
+
+def connection_cap(setting: int | None, descriptors: int) -> int:
+    """The most connections to accept with ``descriptors`` file descriptors: ``setting`` if given, but
+    never past the limit less its headroom (a fifth, at least 64 descriptors).
+
+    >>> connection_cap(None, 1024), connection_cap(100, 1024), connection_cap(None, 20_000)
+    (820, 100, 16000)
+    """
+    derived = max(1, descriptors - max(64, descriptors // 5))
+    return derived if setting is None else min(setting, derived)
+
+
+def descriptor_limit() -> int:
+    """The process's descriptor limit, first raised to its hard limit (the soft one is often 1024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+async def _check_bindable(loop: asyncio.AbstractEventLoop, host: str, port: int) -> None:
+    """Raise the ``OSError`` that listening on ``host:port`` would (the port is taken, the address is not
+    this machine's), without listening: a server that cannot serve must not create its database first."""
+    if port == 0:
+        return
+    for family, kind, proto, _, address in await loop.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    ):
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's server does
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)  # so does asyncio
+            probe.bind(address)
 
 
 class BoneyardServer:
@@ -99,6 +144,8 @@ class BoneyardServer:
         self._stopped: asyncio.Event | None = None
         self._port: int | None = None
         self._failing: asyncio.Task[None] | None = None
+        self.max_connections = 0
+        """The connection cap in force (``settings.max_connections``, within the descriptor limit)."""
 
     # -- life -----------------------------------------------------------------------------------------
 
@@ -109,6 +156,8 @@ class BoneyardServer:
         settings = self.settings
         loop = asyncio.get_running_loop()
         if settings.durable:
+            await _check_bindable(loop, settings.host, settings.port)  # before the database is created
+            log.info("database %s", settings.db)
             self.storage = await Storage.open(settings.db, self._storage_failed, sync=settings.db_sync)
             journal = self.storage.journal
             journal.on_commit = self.metrics.watch_database(settings.db, journal.queued_statements)
@@ -130,6 +179,9 @@ class BoneyardServer:
 
     async def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         settings = self.settings
+        descriptors = descriptor_limit()
+        self.max_connections = connection_cap(settings.max_connections, descriptors)
+        log.info("max_connections %d (descriptor limit %d)", self.max_connections, descriptors)
         storage = self.storage
         self._stopped = asyncio.Event()
         self.lobby = Lobby(settings, self.metrics, self.store, loop, storage.log if storage else NO_LOG)
@@ -140,6 +192,22 @@ class BoneyardServer:
             command_burst=settings.command_burst,
             chat_max_chars=settings.chat_max_chars,
             send_queue_frames=settings.send_queue_frames,
+            handshake_ms=max(1, round(settings.handshake_seconds * 1000)),
+            bad_frames=BAD_FRAMES,
+            rate_strikes=settings.command_burst,
+            reply_bytes_per_command=settings.reply_bytes_per_command,
+            chat_per_minute=settings.chat_per_minute,
+            tables_per_session=settings.tables_per_session,
+            empty_table_ms=max(1, round(settings.empty_table_seconds * 1000)),
+            max_spectators=settings.max_spectators,
+            spectator_chat_per_minute=settings.spectator_chat_per_minute,
+            grace_ms=round(settings.grace_seconds * 1000),
+            resume_frames=settings.resume_buffer_frames,
+            max_connections=self.max_connections,
+            max_tables=settings.max_tables,
+            tables_per_address=settings.tables_per_address,
+            bot_delay_ms=round(settings.bot_delay_seconds * 1000),
+            bots_only_move_ms=round(settings.bots_only_move_seconds * 1000),
         )
         hello = Hello(
             type="hello",
@@ -148,14 +216,20 @@ class BoneyardServer:
             server=SERVER_NAME,
             limits=limits,
             heartbeat_seconds=settings.heartbeat_seconds,
-            features=(FEATURE_BOT_DELAY, FEATURE_BOT_LEVELS),
+            features=FEATURES,
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None
         self._ctx = ServerContext(self.lobby, Outbox(loop, gate), decode_limits, body_of(hello))
         if storage is not None:
             restore(self.lobby, *storage.load())
+            for table in list(self.lobby.tables.values()):
+                self.lobby.remove_if_left_empty(table)  # restored tables nobody comes back to go too
             storage.log.logs_restored()
+            # The first commit before listening: a server that cannot store must not look healthy.
+            await storage.journal.committed()
+            if storage.journal.failed is not None:
+                raise StorageError(f"cannot write to {settings.db}: {storage.journal.failed}")
         self._server = await serve(
             self._handle,
             settings.host,
@@ -234,6 +308,8 @@ class BoneyardServer:
     def _storage_failed(self, error: BaseException) -> None:
         """A commit failed: nothing after it may be sent, so the server stops (exit code 1)."""
         self.failed = error
+        if self._server is None:
+            return  # still starting: ``start()`` raises
         self._failing = asyncio.get_running_loop().create_task(self.stop())
 
     async def __aenter__(self) -> Self:
@@ -260,7 +336,10 @@ class BoneyardServer:
         if self._stopping:
             client.close_with(1012, "the server is restarting")
             return
-        if len(self._clients) >= self.settings.max_connections:
+        server = self._server
+        # Every socket counts, those still in their HTTP handshake too (websockets runs a handler task
+        # for each from the moment it is accepted; this one's included).
+        if server is not None and len(server.handler_tasks) > self.max_connections:
             client.close_with(4007, "the server is at its connection limit")
             return
         if self.settings.socket_send_buffer is not None:
@@ -339,6 +418,8 @@ class BoneyardServer:
         """``/healthz`` and ``/metrics`` on the websocket port; anything else goes on to the handshake."""
         path = request.path.partition("?")[0]
         if path == "/healthz":
+            if self.failed is not None:
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "the database failed\n")
             if self._stopping:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "stopping\n")
             return connection.respond(HTTPStatus.OK, "ok\n")
@@ -348,7 +429,11 @@ class BoneyardServer:
             headers["Content-Type"] = CONTENT_TYPE_LATEST
             response.headers = headers
             return response
-        return None
+        if path != "/":
+            return connection.respond(
+                HTTPStatus.NOT_FOUND, "not found: websockets on /, health on /healthz, metrics on /metrics\n"
+            )
+        return None  # the websocket handshake (426 without an upgrade)
 
     def _table_counts(self) -> list[tuple[str, str, int]]:
         return [] if self.lobby is None else list(self.lobby.table_counts())

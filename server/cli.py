@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
@@ -14,7 +15,7 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from boneyard.server.games.registry import GAMES, game_spec
-from boneyard.server.settings import Settings
+from boneyard.server.settings import Settings, describe, unknown_variables, variable
 from boneyard.server.simulate import simulate, write_records
 from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.export import export_records
@@ -103,12 +104,17 @@ def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
 def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     flags = {"host": args.host, "port": args.port, "log_level": args.log_level, "db": args.db}
+    given = {k: v for k, v in flags.items() if v is not None}
     try:
         # Flags given override BONEYARD_* variables, which override the defaults.
-        settings = Settings(**{k: v for k, v in flags.items() if v is not None})
+        settings = Settings(**given)
     except ValidationError as error:
         first = error.errors()[0]
-        parser.error(f"invalid setting {'.'.join(map(str, first['loc']))}: {first['msg']}")
+        name = str(first["loc"][0]) if first["loc"] else ""
+        where = f"--{name.replace('_', '-')}" if name in given else variable(name) if name else "settings"
+        parser.error(f"invalid {where}: {first['msg']}")
+    for warning in unknown_variables(os.environ):
+        print(f"boneyard-server: warning: {warning}", file=sys.stderr)
     try:
         return _loop_runner(settings)(serve(settings))
     except StorageError as error:  # corrupt, locked by another server, from a newer version, ...
@@ -140,14 +146,14 @@ async def serve(settings: Settings) -> int:
     configure(settings.log_level, settings.log_format)
     server = BoneyardServer(settings)
     await server.start()
-    print(f"boneyard: serving ws://{settings.host}:{server.port}", flush=True)
     loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):  # before "serving": a SIGTERM right after it is graceful
+        loop.add_signal_handler(signum, lambda: stopping.append(loop.create_task(server.stop())))
+    print(f"boneyard: serving ws://{settings.host}:{server.port}", flush=True)
     logging.getLogger("boneyard.server").info(
         "event loop: %s", "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
     )
-    stopping: list[asyncio.Task[None]] = []
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, lambda: stopping.append(loop.create_task(server.stop())))
     await server.serve_forever()
     if server.failed is not None:
         print(f"boneyard-server: stopped, the database failed: {server.failed}", file=sys.stderr)
@@ -177,7 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
-    srv = commands.add_parser("serve", help="run the websocket game server until SIGTERM or SIGINT")
+    srv = commands.add_parser(
+        "serve",
+        help="run the websocket game server until SIGTERM or SIGINT",
+        description="Run the websocket game server until SIGTERM or SIGINT (then every client gets 1012).",
+        epilog=describe(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     srv.add_argument("--host", help="address to listen on (default 127.0.0.1; env BONEYARD_HOST)")
     srv.add_argument("--port", type=int, help="port, 0 for any free one (default 8765; env BONEYARD_PORT)")
     srv.add_argument(

@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -25,7 +25,7 @@ from boneyard.protocol import (
     ErrorCode,
     Identify,
     ProtocolError,
-    RecordMessage,
+    RefusalCode,
     SeatRef,
     Welcome,
     decode_command,
@@ -41,6 +41,9 @@ from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, sta
 from boneyard.server.wsconnection import BoneyardConnection
 
 log = logging.getLogger("boneyard.connection")
+
+REFUSALS: frozenset[str] = frozenset(get_args(RefusalCode))
+"""Decode errors of well-formed commands (``invalid_options``, ``no_such_seat``)."""
 
 BAD_FRAMES = 10
 """Undecodable frames tolerated (leaking one a second) before closing with 1008."""
@@ -96,9 +99,22 @@ class Client(FrameWriter):
     def too_slow(self) -> None:
         self.close_with(4004, "too slow: the send queue is full")
 
+    def host(self) -> str:
+        """The peer's IP address (what per-address quotas count)."""
+        address = self.ws.remote_address
+        return str(address[0]) if isinstance(address, tuple) and address else str(address)
+
     def peer(self) -> str | None:
         player = self.session.player_id if self.session is not None else None
-        return player or str(self.ws.remote_address)
+        return player or self.address()
+
+    def address(self) -> str:
+        """The peer as ``host:port`` (``[host]:port`` for IPv6)."""
+        address = self.ws.remote_address
+        if not isinstance(address, tuple) or len(address) < 2:
+            return str(address)
+        host = str(address[0])
+        return f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
 
     # -- the connection's life ------------------------------------------------------------------------
 
@@ -122,6 +138,9 @@ class Client(FrameWriter):
         finally:
             handshake.cancel()
             ws.direct = None
+            code = ws.close_code if ws.close_code is not None else 1006
+            player = self.session.player_id if self.session is not None else None
+            log.info("disconnected", extra=ids(peer=self.address(), player_id=player, code=code))
             self.gone()
 
     def _direct(self, frame: bytes) -> None:
@@ -170,7 +189,7 @@ class Client(FrameWriter):
             self.error(problem.code, problem.message, reply_to)
             if self.session is None:
                 self.close_with(4001, "the first command must be a valid identify")
-            else:
+            elif problem.code not in REFUSALS:  # a well-formed command refused is no bad frame
                 self._bad_frame()
         else:
             ctx.lobby.metrics.command(command.type)
@@ -238,7 +257,7 @@ class Client(FrameWriter):
             self._attach(session)
             self.send(self._welcome(session, command.id, resumed=False, replayed=0))
             lobby.enter_lobby(session)
-            log.info("identified", extra=ids(player_id=session.player_id, peer=str(self.ws.remote_address)))
+            log.info("identified", extra=ids(player_id=session.player_id, peer=self.address()))
             return
         resumed = lobby.by_token.get(command.resume.token)
         if resumed is None:
@@ -305,13 +324,13 @@ class Client(FrameWriter):
         self.send(self.ctx.lobby.table_list_body(command.id))
 
     def _create(self, session: Session, command: Any) -> None:
-        self.ctx.lobby.create_table(session, command, command.id)
+        self.ctx.lobby.create_table(session, command, command.id, self.host())
 
     def _join(self, session: Session, command: Any) -> None:
-        self._table(command.table_id).join(session, command.seat, command.id)
+        self._table(command.table_id).join(session, command.seat, command.id, command.invite)
 
     def _take_seat(self, session: Session, command: Any) -> None:
-        self._table(command.table_id).take_seat(session, command.seat, command.id)
+        self._table(command.table_id).take_seat(session, command.seat, command.id, command.invite)
 
     def _spectate(self, session: Session, command: Any) -> None:
         self._table(command.table_id).spectate(session, command.id)
@@ -329,14 +348,22 @@ class Client(FrameWriter):
     def _chat(self, session: Session, command: Any) -> None:
         self._table(command.table_id).chat(session, command.text)
 
+    def _contribute_seed(self, session: Session, command: Any) -> None:
+        table = self._table(command.table_id)
+        table.contribute(table.seat_of(session), command.seed)
+
     def _get_record(self, session: Session, command: Any) -> None:
-        record = self.ctx.lobby.store.get(command.record_id)
-        if record is None:
+        body = self.ctx.lobby.records.reply(command.record_id, command.id)
+        if body is None:
             raise CommandError("no_such_record", f"no finished game has the record {command.record_id}")
-        message = RecordMessage(
-            type="record", seq=1, reply_to=command.id, record_id=command.record_id, record=record
-        )
-        self.send(body_of(message))
+        self.send(body)
+        self.charge(len(body))
+
+    def charge(self, reply_bytes: int) -> None:
+        """A reply of ``reply_bytes`` costs one more command per ``reply_bytes_per_command`` bytes (issue
+        #15: fetching big replies in a loop must not be cheaper than sending commands). The bucket may go
+        below zero: the commands after wait until it refills."""
+        self._tokens -= reply_bytes // self.ctx.lobby.settings.reply_bytes_per_command
 
 
 HANDLERS: dict[str, Callable[[Client, Session, Any], None]] = {
@@ -352,6 +379,7 @@ HANDLERS: dict[str, Callable[[Client, Session, Any], None]] = {
     "act": Client._act,
     "chat": Client._chat,
     "get_record": Client._get_record,
+    "contribute_seed": Client._contribute_seed,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

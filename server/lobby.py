@@ -31,9 +31,12 @@ from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES
 from boneyard.server.logs import ids
 from boneyard.server.metrics import Metrics
+from boneyard.server.quota import TableQuota
+from boneyard.server.record_bodies import RecordBodies
 from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
+from boneyard.server.spectators import SpectatorChat
 from boneyard.server.storage.store import NO_LOG, TableLog, id_number
 from boneyard.server.table import Table
 from boneyard.server.wire import body_of, body_of_dict
@@ -79,13 +82,28 @@ class Lobby:
         self._push_timer: asyncio.TimerHandle | None = None
         self._table_ids = itertools.count(1)
         self._player_ids = itertools.count(1)
+        self._run = run_tag()
+        """This run's tag in every table and player id: a restarted server numbers from 1 again, and
+        a client holding an old id must not land on a different table (issue #15, item 8)."""
+        self.spectator_chat = SpectatorChat(settings.spectator_chat_per_minute)
+        self._spectated: set[str] = set()
+        """Tables whose spectator count changed since the last coalesced push."""
+        self._spectated_timer: asyncio.TimerHandle | None = None
+        self.records = RecordBodies(store.get, on_encode=metrics.records_encoded.inc)
+        """``get_record`` replies, each record encoded once."""
+        self.quota = TableQuota(
+            per_session=settings.tables_per_session,
+            per_address=settings.tables_per_address,
+            bots_per_session=settings.bot_tables_per_session,
+            bots_max=settings.max_bot_tables,
+        )
         self.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
         """Where bots think: searching levels in worker processes, off the loop."""
 
     # -- sessions -------------------------------------------------------------------------------------
 
     def new_session(self, name: str) -> Session:
-        return Session(f"p{next(self._player_ids)}", name, self.settings.resume_buffer_frames)
+        return Session(f"p{next(self._player_ids)}-{self._run}", name, self.settings.resume_buffer_frames)
 
     def token_for(self, session: Session) -> str:
         """The session's secret resume token, made when it first sits down (``secrets``: unguessable)."""
@@ -145,12 +163,20 @@ class Lobby:
         return "r" + secrets.token_urlsafe(12)
 
     def continue_ids(self, table_ids: Sequence[str], player_ids: Sequence[str]) -> None:
-        """After a restore: new table and player ids start past the restored ones."""
-        self._table_ids = itertools.count(1 + max((id_number(i) for i in table_ids), default=0))
-        self._player_ids = itertools.count(1 + max((id_number(i) for i in player_ids), default=0))
+        """After a restore: new table and player ids start past the restored ones (of this run's tag;
+        other runs' ids cannot collide with this one's anyway)."""
+        mine = f"-{self._run}"
+        tables = (id_number(i) for i in table_ids if i.endswith(mine))
+        players = (id_number(i) for i in player_ids if i.endswith(mine))
+        self._table_ids = itertools.count(1 + max(tables, default=0))
+        self._player_ids = itertools.count(1 + max(players, default=0))
 
     def create_table(
-        self, session: Session, command: CreateMoonTable | CreateStraightTable, reply_to: CommandId | None
+        self,
+        session: Session,
+        command: CreateMoonTable | CreateStraightTable,
+        reply_to: CommandId | None,
+        host: str = "",
     ) -> Table:
         """``create_table``: the table, its bots, and the creator's seat if asked."""
         settings = self.settings
@@ -159,6 +185,8 @@ class Lobby:
         if len(self.tables) >= settings.max_tables:
             raise CommandError("unavailable", f"the server is full ({settings.max_tables} tables)")
         spec = GAMES[command.game]
+        bots_only = command.seat is None and len(command.bots) == command.players
+        self.quota.check(session.player_id, host, bots_only=bots_only)
         try:
             options = spec.options_from_dict(command.options.model_dump())
         except (TypeError, ValueError) as error:
@@ -169,33 +197,78 @@ class Lobby:
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
         table = Table(
-            self, f"t{next(self._table_ids)}", spec, options, turn_seconds, command.bots, command.bot_levels
+            self,
+            f"t{next(self._table_ids)}-{self._run}",
+            spec,
+            options,
+            turn_seconds,
+            command.bots,
+            command.bot_levels,
         )
+        table.owner = session.player_id
+        if command.private:
+            table.invite = secrets.token_urlsafe(18)
         table.bot_delay_ms = command.bot_delay_ms
         self.tables[table.table_id] = table
+        self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
         self.wal.table(table)
         self._note(table.table_id, "updated")
-        reply = TableCreated(type="table_created", seq=1, reply_to=reply_to, table=table.info())
+        reply = TableCreated(
+            type="table_created", seq=1, reply_to=reply_to, table=table.info(), invite=table.invite
+        )
         session.deliver(body_of(reply))
         log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
         if command.seat is not None:
             table.join(session, command.seat, None)
-        else:
-            table.maybe_start()
+        elif not table.maybe_start():
+            self.remove_if_left_empty(table)
         return table
+
+    def remove_if_left_empty(self, table: Table) -> None:
+        """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""
+        table_id = table.table_id
+        self.loop.call_later(self.settings.empty_table_seconds, self._remove_if_empty, table_id)
+
+    def _remove_if_empty(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is not None and not self.stopping and table.removed_if_empty():
+            log.info("empty table removed", extra=ids(table_id=table_id))
 
     def table_changed(self, table: Table) -> None:
         """Push ``table_updated`` to everyone at the table now, and to the lobby soon."""
         if table.table_id not in self.tables:
             return
+        self._tell_table(table)
+        self._note(table.table_id, "updated")
+
+    @staticmethod
+    def _tell_table(table: Table) -> None:
         body = _TABLE_UPDATED + table.info_packed()
         for session, _ in table.listeners():
             session.deliver(body)
-        self._note(table.table_id, "updated")
+
+    def spectators_changed(self, table: Table) -> None:
+        """A spectator came or went: everyone at the table hears the new count within
+        ``lobby_push_seconds``, once for all the joins and leaves in between (each one pushed at once
+        to everyone cost spectators x spectators frames)."""
+        self._note(table.table_id, "updated")  # the lobby's pushes are coalesced already
+        self._spectated.add(table.table_id)
+        if self._spectated_timer is None:
+            self._spectated_timer = self.loop.call_later(self.settings.lobby_push_seconds, self._push_counts)
+
+    def _push_counts(self) -> None:
+        self._spectated_timer = None
+        changed, self._spectated = self._spectated, set()
+        for table_id in changed:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self._tell_table(table)
 
     def remove_table(self, table: Table) -> None:
         if self.tables.pop(table.table_id, None) is None:
             return
+        self.quota.removed(table.table_id)
+        self.spectator_chat.forget(table.table_id)
         table.stop()
         self.wal.table_removed(table.table_id)
         body = _removed_body(table.table_id)
@@ -268,6 +341,16 @@ class Lobby:
         for table in self.tables.values():
             table.stop()
         self.bots.close()
+
+
+def run_tag() -> str:
+    """A random tag for one run of the server: 8 characters of ``a-z0-9`` (41 bits).
+
+    >>> tag = run_tag(); len(tag), tag.isalnum(), tag == tag.lower()
+    (8, True, True)
+    """
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
 
 
 def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:

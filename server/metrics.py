@@ -136,6 +136,11 @@ class Metrics:
             "boneyard_actions", "Game actions applied, by actor.", "by", ("player", "bot", "auto")
         )
         self.latency = _LatencyHistogram(LATENCY_BUCKETS)
+        self.records_encoded = Counter(
+            "boneyard_records_encoded",
+            "Finished games' records encoded for get_record (once each while cached).",
+            registry=reg,
+        )
         reg.register(_HotCollector(self))
         reg.register(_TableCollector(table_counts))
 

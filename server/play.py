@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from boneyard.server.botrunner import LazyRandom, Thinking
 from boneyard.server.errors import CommandError
+from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine, Event, IllegalAction
-from boneyard.server.games.dealers import KeyedDealer, new_seed
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.logs import ids
 from boneyard.server.records import validated
@@ -58,6 +58,7 @@ class PlayingTable:
         "record_id",
         "seats",
         "seed",
+        "seeds",
         "spec",
         "spectators",
         "status",
@@ -83,7 +84,10 @@ class PlayingTable:
         self.games = 0
         """Games started at this table (rematches included)."""
         self.seed: str | None = None
-        """The current game's dealer seed: secret, stored, so that a restart deals the same tiles."""
+        """The current game's server seed (``seeds.seed``): secret, stored, so that a restart deals the
+        same tiles."""
+        self.seeds: GameSeeds | None = None
+        """The current game's seeds (:mod:`boneyard.server.fairdeal`): none until a game starts."""
         self.moves = 0
         """Actions accepted in the current game."""
         self.record_id: str | None = None
@@ -108,6 +112,10 @@ class PlayingTable:
 
     def removed_if_empty(self) -> bool:
         raise NotImplementedError
+
+    def turn_limit(self, seat: Seat) -> int | None:
+        """Seconds ``seat`` has for a turn (``None``: no timer)."""
+        return self.turn_seconds
 
     # -- who is here --------------------------------------------------------------------------------
 
@@ -146,40 +154,102 @@ class PlayingTable:
 
     # -- a game's life ------------------------------------------------------------------------------
 
-    def _deal(self, games: int, seed: str | None) -> Engine:
-        """Game number ``games``, dealt by a keyed dealer: from a fresh secret seed, or ``settings.seed``."""
-        fixed = self.lobby.settings.seed
-        if seed is None:
-            seed = new_seed() if fixed is None else f"{fixed}/{self.table_id}/{games}"
-        self.games, self.seed, self.moves = games, seed, 0
-        self.engine = self.spec.new_game(self.options, KeyedDealer(seed))
+    def _set_seeds(self, games: int, seeds: GameSeeds) -> None:
+        self.games, self.seeds, self.seed, self.moves, self.engine = games, seeds, seeds.seed, 0, None
+
+    def _deal(self) -> Engine:
+        """The current game's first deal, from its seeds: no seed is taken after it."""
+        assert self.seeds is not None
+        self.seeds.dealt = True
+        self.engine = self.spec.new_game(self.options, self.seeds.dealer())
         return self.engine
 
-    def replay(self, games: int, seed: str, actions: Iterable[tuple[int, Any, bool]]) -> None:
-        """A restore: deal game ``games`` again from its seed and replay its actions (nothing is sent)."""
-        engine = self._deal(games, seed)
+    def replay(self, games: int, seeds: GameSeeds, actions: Iterable[tuple[int, Any, bool]]) -> None:
+        """A restore: deal game ``games`` again from its seeds and replay its actions (nothing is sent);
+        a game whose first deal was still waiting for seeds waits again (:meth:`resume_turn`)."""
+        self._set_seeds(games, seeds)
+        if not seeds.dealt:
+            return
+        engine = self._deal()
         for seat, action, auto in actions:
             engine.apply(seat, action, auto=auto)
             self.moves += 1
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
-        deadline: ``seconds_left``; ``None``, a whole turn)."""
+        deadline: ``seconds_left``; ``None``, a whole turn), or wait for seeds again before the deal."""
         if self.engine is not None and self.engine.to_move is not None:
             self._schedule(self.seats[self.engine.to_move], seconds_left)
+        elif self.engine is None and self.seeds is not None and not self.seeds.dealt:
+            self._await_seeds()
 
     def start_game(self) -> None:
-        """Every seat is held: deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
-        engine = self._deal(self.games + 1, None)
+        """Every seat is held: commit to the deal (``deal_commitment``), wait briefly for the seated
+        humans' seeds, then deal (:meth:`_first_deal`)."""
+        fixed = self.lobby.settings.seed
+        games = self.games + 1
+        # The table's number, not its run tag (random per run): a fixed seed replays across runs.
+        derived = None if fixed is None else f"{fixed}/{self.table_id.partition('-')[0]}/{games}"
+        seeds = GameSeeds.fresh(len(self.seats), derived)
+        self._set_seeds(games, seeds)
         self.status = "playing"
         for seat in self.seats:
             seat.timeouts = 0
+        self.changed()  # the seed is stored before its commitment goes out
+        self.broadcast(seeds.commitment_body(self.table_id, games, self._seed_seats(), self._seed_wait_ms()))
+        self._await_seeds()
+
+    def _seed_seats(self) -> list[int]:
+        """The seats that may contribute a seed: those a human holds."""
+        return [seat.index for seat in self.seats if seat.session is not None]
+
+    def _seed_wait_ms(self) -> int:
+        return self.lobby.settings.deal_seed_wait_ms if self._seed_seats() else 0
+
+    def _await_seeds(self) -> None:
+        wait = self._seed_wait_ms()
+        if wait and not self.lobby.stopping:
+            self._cancel_timer()
+            self._timer = self.lobby.loop.call_later(wait / 1000, self._first_deal)
+        else:
+            self._first_deal()
+
+    def contribute(self, seat: int, seed: str) -> None:
+        """A seated human's ``contribute_seed``: stored, announced to the table, and once every human
+        seat has one, the deal follows at once."""
+        seeds = self.seeds
+        if self.status != "playing" or seeds is None:
+            raise CommandError("seed_closed", "no game is starting at this table")
+        seeds.contribute(seat, seed)
+        self.stored()  # stored before anyone hears of it
+        self.broadcast(seeds.contributed_body(self.table_id, seat))
+        if all(seeds.players[s] is not None for s in self._seed_seats()):
+            self._first_deal()
+
+    def _first_deal(self) -> None:
+        """Deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
+        self._cancel_timer()
+        if self.status != "playing" or self.engine is not None or self.lobby.stopping:
+            return
+        if self.lobby.tables.get(self.table_id) is not self:
+            return  # removed while it waited
+        engine = self._deal()
         self.changed()
         for session, viewer in self.listeners():
             session.deliver(self.snapshot_body(viewer))
         self._fan_out(engine.opening_events())
         self._next_turn()
         log.info("game started", extra=ids(table_id=self.table_id))
+
+    def deal_messages(self, session: Session) -> None:
+        """For someone arriving while a game runs: its commitment and the seeds contributed so far."""
+        seeds = self.seeds
+        if self.status != "playing" or seeds is None or not seeds.fair:
+            return
+        session.deliver(seeds.commitment_body(self.table_id, self.games, self._seed_seats(), 0))
+        for seat, seed in enumerate(seeds.players):
+            if seed is not None:
+                session.deliver(seeds.contributed_body(self.table_id, seat))
 
     def act(self, session: Session, seat: int, action_model: Any) -> None:
         """A player's ``act``: the engine alone decides; an error changes nothing."""
@@ -232,6 +302,8 @@ class PlayingTable:
         if engine.is_over:
             record_id = self.record_id = self._store_record()
         self._fan_out(events, record_id, auto)
+        if engine.is_over and self.seeds is not None and self.seeds.fair:
+            self.broadcast(self.seeds.revealed_body(self.table_id, self.games, record_id))
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:
@@ -317,19 +389,25 @@ class PlayingTable:
         settings = self.lobby.settings
         if seat.bot_plays:
             delay = self.bot_delay_ms
-            if not delay and self.bots_only():
-                # Flat out, one move per loop pass, and no faster than moves are committed: a table of
+            pace = settings.bots_only_move_seconds
+            if self.bots_only() and (not delay or delay / 1000 <= pace):
+                # One move per loop pass at most, and no faster than moves are committed: a table of
                 # bots outrunning the disk would pile up frames held for the commit, without bound.
+                # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
+                # of such tables at full speed would take the CPU from every table with people at it.
                 pending = self._timer = AfterCommit(loop, self._bot_move)
-                self.lobby.wal.after_commit(pending)
+                if pace > 0:
+                    loop.call_later(pace, self.lobby.wal.after_commit, pending)
+                else:
+                    self.lobby.wal.after_commit(pending)
             elif seat.auto and seat.connected and not seat.bot:
                 # The player is there but timed out: give them a moment to take the seat back by acting.
                 self._timer = loop.call_later(settings.auto_turn_seconds, self._bot_move)
             else:
                 seconds = settings.bot_delay_seconds if delay is None else delay / 1000
                 self._timer = loop.call_later(seconds, self._bot_move)
-        elif self.turn_seconds is not None:
-            seconds = self.turn_seconds if seconds is None else seconds
+        elif (limit := self.turn_limit(seat)) is not None:
+            seconds = limit if seconds is None else seconds
             self._deadline = loop.time() + seconds
             self._timer = loop.call_later(seconds, self._time_out)
             self.lobby.wal.deadline(self, time.time() + seconds)
@@ -421,8 +499,11 @@ class PlayingTable:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""
         assert self.engine is not None
         names = [seat.name or f"bot-{seat.index}" for seat in self.seats]
+        data = self.engine.record(names)
+        if self.seeds is not None and self.seeds.fair:
+            data["fairness"] = self.seeds.proof()  # the game is over: the seed may be known
         try:
-            record = validated(self.engine.record(names))
+            record = validated(data)
         except Exception:
             log.exception("the record does not validate", extra=ids(table_id=self.table_id))
             return None

@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import difflib
+import textwrap
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, Self
 
@@ -23,14 +26,18 @@ LogLevel = Literal["debug", "info", "warning", "error"]
 class Settings(BaseSettings):
     """Everything an operator may set. Every field is also ``BONEYARD_<NAME>`` in the environment."""
 
-    model_config = SettingsConfigDict(env_prefix="BONEYARD_", extra="forbid", frozen=True)
+    model_config = SettingsConfigDict(
+        env_prefix="BONEYARD_", extra="forbid", frozen=True, use_attribute_docstrings=True
+    )
 
     host: str = "127.0.0.1"
     """Address to listen on (``0.0.0.0`` in a container)."""
     port: int = Field(default=8765, ge=0, le=65535)
     """Port for websockets, ``/healthz`` and ``/metrics`` (0: any free port)."""
     log_level: LogLevel = "info"
+    """The least severe log records written (to standard error)."""
     log_format: Literal["text", "json"] = "text"
+    """Log lines as text for people, or one JSON object per line for log collectors."""
 
     db: Path = Field(default_factory=default_path)
     """The SQLite database holding tables, games in progress, resume tokens and finished games' records
@@ -58,15 +65,42 @@ class Settings(BaseSettings):
     socket_send_buffer: int | None = Field(default=None, ge=4096)
     """The kernel send buffer of each connection (``SO_SNDBUF``); ``None``: the system's, autotuned
     (up to 4 MiB on Linux). Smaller bounds kernel memory per slow reader and makes 4004 come sooner."""
-    max_connections: int = Field(default=20_000, ge=1)
-    """Connections beyond this are closed with 4007 right after the handshake."""
+    max_connections: int | None = Field(default=None, ge=1)
+    """Connections (those still in their HTTP handshake included) beyond this are closed with 4007 right
+    after the handshake. ``None``: the descriptor limit (``ulimit -n``, raised to its hard limit at start)
+    less a fifth of it, at least 64: room for the database, logs, ``/healthz`` and the 4007 replies
+    themselves. A value above that is lowered to it."""
     max_tables: int = Field(default=5_000, ge=1)
     """Tables per server; ``create_table`` beyond it gets ``unavailable``."""
+    tables_per_session: int = Field(default=4, ge=1)
+    """Tables one player may own at once (created, and not yet removed); ``create_table`` beyond it gets
+    ``unavailable``: one client cannot fill ``max_tables``."""
+    tables_per_address: int = Field(default=32, ge=1)
+    """Tables the players of one IP address may own at once (behind a proxy every player shares one)."""
+    empty_table_seconds: float = Field(default=60.0, gt=0)
+    """A table nobody sits at or watches (created with ``seat: null``, or restored so) is removed after
+    this long."""
+    max_bot_tables: int = Field(default=64, ge=1)
+    """Bots-only tables (every seat a bot at ``create_table``) the server runs at once."""
+    bot_tables_per_session: int = Field(default=1, ge=1)
+    """Bots-only tables one player may run at once."""
+    bots_only_move_seconds: float = Field(default=0.25, ge=0)
+    """Pause before each move at a table with no human seated: bots-only games run at a pace, so that
+    they never take the CPU from tables with people at them."""
+    reply_bytes_per_command: int = Field(default=4096, ge=256)
+    """A reply longer than this costs one more command of the rate limit per this many bytes (a big
+    ``record`` costs many): what a client may make the server send is metered, not only what it sends."""
     lobby_push_seconds: float = Field(default=0.25, ge=0)
     """Lobby updates are coalesced over this long: each changed table is pushed once, in its latest state."""
     chat_max_chars: int = Field(default=280, ge=1, le=MAX_CHAT_CHARS)
+    """The longest chat line accepted (``chat_too_long`` beyond)."""
     chat_per_minute: int = Field(default=20, ge=1)
     """Chat lines a session may send per minute (beyond: ``rate_limited``)."""
+    max_spectators: int = Field(default=50, ge=0)
+    """Connections that may watch one table at once (``spectate`` beyond it gets ``unavailable``)."""
+    spectator_chat_per_minute: int = Field(default=10, ge=1)
+    """Chat lines a table's spectators may send per minute, all of them together (every line goes to
+    everyone at the table); beyond: ``rate_limited``."""
 
     turn_seconds: int = Field(default=30, ge=5, le=3600)
     """Turn time of a table whose ``create_table`` does not name one."""
@@ -93,8 +127,9 @@ class Settings(BaseSettings):
     Every frame kept costs memory for every seated connection, so this stays small: a short
     drop at human pace misses a handful of frames, and a longer one gets a snapshot."""
     bot_delay_seconds: float = Field(default=0.5, ge=0)
-    """Pause before a bot acts at a table with humans, so people can follow; bots-only tables never wait.
-    A table's creator may set its own pace instead (``create_table``'s ``bot_delay_ms``), bots-only too."""
+    """Pause before a bot acts at a table with humans, so people can follow (bots-only tables:
+    ``bots_only_move_seconds``). A table's creator may set its own pace instead (``create_table``'s
+    ``bot_delay_ms``); a bots-only table never moves faster than ``bots_only_move_seconds``."""
     away_bot_level: Literal["basic", "good", "strong"] = "good"
     """The bot that plays for a player who timed out or is away (``auto``); bot seats have their own level."""
     bot_workers: int = Field(default=1, ge=0, le=64)
@@ -105,8 +140,13 @@ class Settings(BaseSettings):
     keep their latency when the machine is busy."""
     shutdown_seconds: float = Field(default=4.0, gt=0)
     """How long SIGTERM waits for clients to close before dropping them."""
+    deal_seed_wait_ms: int = Field(default=1000, ge=0, le=10_000)
+    """How long a starting game waits for the seated humans' seeds (``contribute_seed``) before its first
+    deal, in milliseconds; it deals as soon as every human seat has sent one, and at once when no human is
+    seated. 0: never wait (the deals are then fixed by the server's seed alone, still committed to)."""
     seed: int | None = None
-    """Seed every table's deals and bots (per table and game) for reproducible runs; ``None``: random."""
+    """Seed every table's deals and bots (per table and game) for reproducible runs; ``None``: random.
+    The deals are still committed to and verifiable, but predictable to whoever knows this seed: for tests."""
     uvloop: bool = True
     """``serve`` runs on uvloop (libuv's event loop) when it is installed: at 10,000 connections, some
     10 % less CPU and half the p99 latency of the standard loop (``bench/README.md``); false: asyncio's."""
@@ -122,3 +162,54 @@ class Settings(BaseSettings):
         if self.resume_buffer_frames > self.send_queue_frames:
             raise ValueError("resume_buffer_frames must not exceed send_queue_frames")
         return self
+
+
+PREFIX = "BONEYARD_"
+
+
+def variable(name: str) -> str:
+    """The environment variable of a setting.
+
+    >>> variable("max_tables")
+    'BONEYARD_MAX_TABLES'
+    """
+    return PREFIX + name.upper()
+
+
+def describe() -> str:
+    """Every setting: its variable, default and meaning (for ``serve --help``).
+
+    >>> "BONEYARD_MAX_TABLES (default 5000)" in describe()
+    True
+    """
+    lines = ["settings (environment variables; the flags above win over them):"]
+    for name, field in Settings.model_fields.items():
+        default = field.get_default(call_default_factory=True)
+        shown = "none" if default is None else str(default).lower() if isinstance(default, bool) else default
+        lines.append(f"  {variable(name)} (default {shown})")
+        lines.extend(
+            textwrap.wrap(
+                _plain(field.description or ""), 96, initial_indent=" " * 6, subsequent_indent=" " * 6
+            )
+        )
+    return "\n".join(lines)
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """One warning per ``BONEYARD_*`` variable that names no setting (a typo is otherwise silently ignored).
+
+    >>> unknown_variables({"BONEYARD_MAX_TABLE": "9", "BONEYARD_PORT": "1", "HOME": "/"})
+    ['unknown setting BONEYARD_MAX_TABLE (ignored); did you mean BONEYARD_MAX_TABLES?']
+    """
+    known = [variable(name) for name in Settings.model_fields]
+    warnings = []
+    for name in sorted(environ):
+        if name.upper().startswith(PREFIX) and name.upper() not in known:
+            close = difflib.get_close_matches(name.upper(), known, n=1)
+            hint = f"; did you mean {close[0]}?" if close else "; see boneyard-server serve --help"
+            warnings.append(f"unknown setting {name} (ignored){hint}")
+    return warnings
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("``", "").split())

@@ -1,7 +1,9 @@
 """Self-play: bot games played in-process, written as game records (JSON Lines).
 
 The same arguments always give byte-identical output: every game draws its deals
-and its bots' choices from generators seeded by ``(seed, game number)`` alone.
+and its bots' choices from generators seeded by ``(seed, game number)`` alone. The deals are
+``boneyard-deal/1`` from a server seed derived from those, carried in each record's ``fairness``
+(``boneyard verify`` recomputes them; derived, the seed was never secret: these are not fair games).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from boneyard.server.games.base import Engine, RandomDealer
+from boneyard.server.fairdeal import GameSeeds
+from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.records import validated
 
@@ -30,9 +33,12 @@ def simulate(spec: GameSpec, options: Any, games: int, seed: int) -> Iterator[di
     players = spec.players_of(options)
     names = [f"bot-{seat}" for seat in range(players)]
     for number in range(games):
-        dealer = RandomDealer(f"{seed}/{number}/deal")
-        engine = play_bots(spec, spec.new_game(options, dealer), random.Random(f"{seed}/{number}/bots"))
+        seeds = GameSeeds.fresh(players, fixed=f"simulate/{seed}/{number}")
+        engine = play_bots(
+            spec, spec.new_game(options, seeds.dealer()), random.Random(f"{seed}/{number}/bots")
+        )
         record = engine.record(names)
+        record["fairness"] = seeds.proof()
         validated(record)  # never write a record the public format would refuse
         yield record
 

@@ -7,6 +7,7 @@ when every seated human has asked for a rematch; a table with nobody left is rem
 
 from __future__ import annotations
 
+import hmac
 import logging
 from collections import deque
 from collections.abc import Sequence
@@ -36,7 +37,7 @@ _TABLE_INFO: TypeAdapter[Any] = TypeAdapter(TableInfo)
 class Table(PlayingTable):
     """A table: its seats, spectators and game, and the commands that address it."""
 
-    __slots__ = ("_info_packed", "chat_log", "options_dict", "rematch")
+    __slots__ = ("_info_packed", "chat_log", "invite", "options_dict", "owner", "rematch")
 
     def __init__(
         self,
@@ -54,6 +55,10 @@ class Table(PlayingTable):
             self.seats[seat].make_bot(levels[i] if levels else None)
         self.rematch: set[int] = set()
         self._info_packed: bytes | None = None
+        self.owner: str | None = None
+        """The player id of whoever created the table (``None``: from before owners were stored)."""
+        self.invite: str | None = None
+        """A private table's invite code: seats are taken with it only (``None``: an open table)."""
         self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_HISTORY_LINES)
         """The latest chat lines, for snapshots (in memory only: a restart forgets them)."""
 
@@ -71,6 +76,7 @@ class Table(PlayingTable):
                 "turn_seconds": self.turn_seconds,
                 "spectators": len(self.spectators),
                 "rematch": sorted(self.rematch),
+                "private": self.invite is not None,
                 "bot_delay_ms": self.bot_delay_ms,
                 "record_id": self.record_id,
             }
@@ -127,10 +133,29 @@ class Table(PlayingTable):
         if self.lobby.stopping:
             raise CommandError("unavailable", "the server is shutting down")
 
-    def join(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
+    def _check_invited(self, session: Session, invite: str | None) -> None:
+        if self.invite is None or session.player_id == self.owner:
+            return
+        if invite is None or not hmac.compare_digest(invite, self.invite):
+            raise CommandError("not_invited", "this table is private: sit with its invite code")
+
+    def turn_limit(self, seat: Seat) -> int | None:
+        """The owner's turn policy: an untimed open table is untimed for its owner only; anyone else
+        who sits plays on the server's turn timer (a stranger must not stall the owner's table)."""
+        if self.turn_seconds is not None or self.invite is not None:
+            return self.turn_seconds
+        session = seat.session
+        if session is None or session.player_id == self.owner:
+            return None
+        return self.lobby.settings.turn_seconds
+
+    def join(
+        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
+    ) -> None:
         """Sit in an empty seat: ``seated``, ``snapshot``; the game starts once every seat is held."""
         holder = self._seat(seat)
         self._check_can_sit(session)
+        self._check_invited(session, invite)
         if holder.held:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         holder.seat_human(session)
@@ -138,10 +163,13 @@ class Table(PlayingTable):
         if not self.maybe_start():
             self.changed()
 
-    def take_seat(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
+    def take_seat(
+        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
+    ) -> None:
         """Take a bot's seat; mid-game the bot plays on until the hand ends."""
         holder = self._seat(seat)
         self._check_can_sit(session)
+        self._check_invited(session, invite)
         if holder.session is not None:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         if not holder.bot:
@@ -161,6 +189,7 @@ class Table(PlayingTable):
         )
         session.deliver(body_of(seated))
         session.deliver(self.snapshot_body(seat))
+        self.deal_messages(session)
         log.info("seated", extra=ids(table_id=self.table_id, seat=seat, player_id=session.player_id))
 
     def spectate(self, session: Session, reply_to: CommandId | None) -> None:
@@ -168,13 +197,17 @@ class Table(PlayingTable):
         if session.tables.get(self) is not None:
             raise CommandError("already_seated", "you hold a seat at this table")
         fresh = session not in self.spectators
+        limit = self.lobby.settings.max_spectators
+        if fresh and len(self.spectators) >= limit:
+            raise CommandError("unavailable", f"this table has its {limit} spectators (max_spectators)")
         self.spectators.add(session)
         session.tables[self] = None
         self.lobby.leave_lobby(session)
         self._info_packed = None
         session.deliver(self.snapshot_body(None, reply_to))
         if fresh:
-            self.changed()
+            self.deal_messages(session)
+            self.lobby.spectators_changed(self)
 
     def leave(self, session: Session) -> None:
         """Stop watching, or give up a seat: during a game a bot takes it over."""
@@ -184,8 +217,9 @@ class Table(PlayingTable):
         self.lobby.enter_lobby(session)
         if seat is None:
             self.spectators.discard(session)
-            self.changed()
-            self.removed_if_empty()
+            self._info_packed = None
+            if not self.removed_if_empty():
+                self.lobby.spectators_changed(self)
             return
         self._give_up(self.seats[seat])
         log.info("left", extra=ids(table_id=self.table_id, seat=seat, player_id=session.player_id))
@@ -215,8 +249,9 @@ class Table(PlayingTable):
             self._give_up(self.seats[seat])
         elif session in self.spectators:
             self.spectators.discard(session)
-            self.changed()
-            self.removed_if_empty()
+            self._info_packed = None
+            if not self.removed_if_empty():
+                self.lobby.spectators_changed(self)
 
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
@@ -266,6 +301,13 @@ class Table(PlayingTable):
             raise CommandError("chat_too_long", f"chat lines are at most {limit} characters")
         if not session.take_chat_token(self.lobby.loop.time(), settings.chat_per_minute):
             raise CommandError("rate_limited", f"at most {settings.chat_per_minute} chat lines a minute")
+        if session.tables[self] is None and not self.lobby.spectator_chat.take(
+            self.table_id, self.lobby.loop.time()
+        ):
+            limit = settings.spectator_chat_per_minute
+            raise CommandError(
+                "rate_limited", f"this table's spectators may chat {limit} lines a minute in all"
+            )
         line = ChatLine(seat=session.tables[self], name=session.name, text=text)
         self.chat_log.append(line)
         chat = {"type": "chat", "seq": 1, "table_id": self.table_id, **line.model_dump()}

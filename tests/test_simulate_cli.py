@@ -55,6 +55,25 @@ def test_out_writes_the_file_and_says_so(tmp_path: Path) -> None:
     assert "simulating" not in result.stderr
 
 
+def test_simulated_records_verify_and_a_tampered_one_does_not(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    made = run("--game", "straight", "--games", "3", "--seed", "4", "--players", "3", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    verify = [sys.executable, "-m", "boneyard.clients.cli.main", "verify", str(out)]
+    done = subprocess.run(verify, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout
+    lines = done.stdout.splitlines()
+    assert [line.startswith(f"{out}: record {n}: deals verified (") for n, line in enumerate(lines, 1)] == [
+        True
+    ] * 3
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    records[1]["hands"][0]["boneyard"].reverse()
+    out.write_text("\n".join(json.dumps(r) for r in records))
+    done = subprocess.run(verify, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[1].startswith(f"{out}: record 2: hand 1, boneyard from position 1: ")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -1,4 +1,4 @@
-"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``)."""
+"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``, ``verify``)."""
 
 from __future__ import annotations
 
@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--game", type=int, default=1, help="which record in the file (from 1)")
     replay.add_argument("--all", action="store_true", help="print every step at once, no pausing")
     replay.add_argument("--no-color", action="store_true", help="plain text, no colour")
+
+    verify = sub.add_parser("verify", help="check a saved record's deals against its seeds (fair deals)")
+    verify.add_argument("record", help="a boneyard-record/1 JSON file (one record, an array, or JSON Lines)")
     return parser
 
 
@@ -164,6 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from boneyard.clients.cli.replay import run_replay
 
             return run_replay(args.record, game=args.game, all_steps=args.all, colour=_colour(args))
+        if args.command == "verify":
+            from boneyard.clients.cli.verify import run_verify
+
+            return run_verify(args.record)
         if args.command == "play":
             try:
                 play_options(args)

@@ -22,6 +22,7 @@ import msgpack
 from pydantic import BaseModel
 
 from boneyard.protocol.codec import COMMAND_LIMITS, SERVER_LIMITS
+from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, Error
 from boneyard.protocol.game import (
     ENGINE_EVENTS,
@@ -88,6 +89,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
         ),
     ),
     ("Playing", (Snapshot, Turn, Act, MoonEventMessage, StraightEventMessage)),
+    ("Fair deals", (DealCommitment, ContributeSeed, SeedContributed, DealRevealed)),
     ("Records", (GetRecord, RecordMessage)),
 )
 """The message reference's sections, in order."""
@@ -113,6 +115,7 @@ TYPE_ORDER = (
     "StraightRecord",
     "MoonHand",
     "StraightHand",
+    "DealProof",
 )
 """Shared types listed first in the type reference; the rest follow alphabetically."""
 

@@ -21,7 +21,7 @@ from boneyard.protocol.messages import (
 )
 from boneyard.protocol.records import RECORD_ADAPTER
 from boneyard.protocol.spec.examples import ALL_EXAMPLES, Example
-from boneyard.protocol.values import CONTENT_TYPE, PROTOCOL_VERSION, SUBPROTOCOL
+from boneyard.protocol.values import CONTENT_TYPE, PROTOCOL_VERSION, SUBPROTOCOL, TILES
 
 JsonObj = dict[str, Any]
 
@@ -34,6 +34,7 @@ TILE: JsonObj = {
     "prefixItems": [{"type": "integer", "minimum": 0, "maximum": 6}] * 2,
     "minItems": 2,
     "maxItems": 2,
+    "enum": [list(tile) for tile in TILES],  # high >= low: the 28 tiles there are
 }
 
 

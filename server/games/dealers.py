@@ -1,4 +1,8 @@
-"""A dealer that is both unpredictable and reproducible: keyed BLAKE2b in counter mode.
+"""Dealers that are both unpredictable and reproducible: :class:`FairDealer` and :class:`KeyedDealer`.
+
+Tables deal with :class:`FairDealer` (``boneyard-deal/1``, which anyone can recompute from the seeds
+revealed after the game); :class:`KeyedDealer` stays for games stored before fair deals, which a
+restart must go on dealing exactly as they began.
 
 A table's games must be unpredictable to the players (a seeded Mersenne Twister's future output can
 be computed from enough of its past output) and yet reproducible by the server, which restores a
@@ -19,18 +23,13 @@ False
 from __future__ import annotations
 
 import hashlib
-import secrets
 from collections.abc import Sequence
 
-from boneyard.server.games.tiles import Tile
+from boneyard.protocol import fairness
+from boneyard.server.games.tiles import ALL_TILES, Tile
 
 _BLOCK = 64
 """Bytes per BLAKE2b block: 16 draws of 32 bits."""
-
-
-def new_seed() -> str:
-    """A fresh secret seed: 256 bits from the operating system, as hex."""
-    return secrets.token_hex(32)
 
 
 class KeyedDealer:
@@ -72,3 +71,40 @@ class KeyedDealer:
 
     def pick(self, n: int) -> int:
         return self._below(n)
+
+
+class FairDealer:
+    """The :class:`~server.games.base.Dealer` of provably fair games: ``boneyard-deal/1``.
+
+    Each hand's tiles come in the order of the permutation that :mod:`boneyard.protocol.fairness`
+    draws from the server seed, the players' seeds and the hand number (hand 0 at the first
+    ``shuffled``), so that anyone holding the seeds recomputes every deal; ``pick`` draws from the same
+    hand's stream, after the permutation.
+
+    >>> from boneyard.protocol import fairness
+    >>> dealer, server = FairDealer(bytes(32), [None, None]), bytes(32)
+    >>> dealt = dealer.shuffled(ALL_TILES)
+    >>> tuple(dealt[:7]) == fairness.deal("straight", 2, server, [None, None], 0).hands[0]
+    True
+    >>> dealer.pick(2) == fairness.deal("straight", 2, server, [None, None], 0).chance_first
+    True
+    """
+
+    __slots__ = ("_hand", "_players", "_server", "_stream")
+
+    def __init__(self, server_seed: bytes, player_seeds: Sequence[bytes | None]) -> None:
+        self._server = server_seed
+        self._players = tuple(player_seeds)
+        self._hand = -1
+        self._stream: fairness.HandStream | None = None
+
+    def shuffled(self, tiles: Sequence[Tile]) -> list[Tile]:
+        self._hand += 1
+        self._stream = stream = fairness.HandStream(self._server, self._players, self._hand)
+        in_play = set(tiles)
+        return [t for t in (ALL_TILES[i] for i in fairness.shuffle(stream)) if t in in_play]
+
+    def pick(self, n: int) -> int:
+        if self._stream is None:
+            raise RuntimeError("pick() before the first shuffled(): no hand is being dealt")
+        return self._stream.below(n)

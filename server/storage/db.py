@@ -1,7 +1,9 @@
 """Opening the database: one server per file, checked before anything is written, migrated in steps.
 
-``open_database(path)`` takes an exclusive lock on ``PATH.lock`` (``flock``: released by the kernel
-when the process dies, even by ``kill -9``), then checks the file, reading only: it must be a SQLite
+``open_database(path)`` takes an exclusive lock on the database file itself (``flock``: released by the
+kernel when the process dies, even by ``kill -9``; the file, not its name, so a symlink or a hard link
+cannot open a second server on it) and writes its pid in ``PATH.lock`` (removed by a clean close), then
+checks the file, reading only: it must be a SQLite
 database (``file is not a database`` otherwise), pass ``PRAGMA quick_check``, be Boneyard's
 (``application_id``) or empty, and have a schema version (``user_version``) this code knows. Only
 then does it migrate, one transaction per step, and switch to WAL. Every failure is a
@@ -29,10 +31,17 @@ The fsync cost is paid in a worker thread and shared by group commit (:mod:`bone
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
+import shutil
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from boneyard.server.storage.walcheck import check_wal
+
+log = logging.getLogger("boneyard.storage")
 
 APPLICATION_ID = 0x426F6E79
 """``PRAGMA application_id`` of a Boneyard database ("Bony")."""
@@ -98,7 +107,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE tables ADD COLUMN bot_delay_ms INTEGER",),
     # 5: the record id of the last game finished at a table (in its description).
     ("ALTER TABLE tables ADD COLUMN record_id TEXT",),
-    # 6: the level of the bot playing a seat.
+    # 6: fair deals: the current game's deal algorithm (NULL: a game stored before, dealt by the keyed
+    # dealer from `seed`), the players' contributed seeds (JSON, by seat) and whether the first deal is
+    # made (0: the game still waits for seeds).
+    (
+        "ALTER TABLE tables ADD COLUMN deal_algorithm TEXT",
+        "ALTER TABLE tables ADD COLUMN player_seeds TEXT",
+        "ALTER TABLE tables ADD COLUMN dealt INTEGER NOT NULL DEFAULT 1",
+    ),
+    # 7: who created a table, and a private table's invite code.
+    (
+        "ALTER TABLE tables ADD COLUMN owner TEXT",
+        "ALTER TABLE tables ADD COLUMN invite TEXT",
+    ),
+    # 8: the level of the bot playing a seat.
     ("ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT 'basic'",),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
@@ -122,6 +144,7 @@ class Database:
     connection: sqlite3.Connection
     """The writer's connection (used by one thread at a time: the journal's worker once serving)."""
     _lock_fd: int
+    _lock_path: Path
 
     def reader(self) -> sqlite3.Connection:
         """Another connection, for reads on the event loop's thread (WAL: they never wait for the writer)."""
@@ -135,7 +158,7 @@ class Database:
 
     def close(self) -> None:
         self.connection.close()
-        os.close(self._lock_fd)  # releases the lock
+        _unlock(self._lock_fd, self._lock_path)
 
 
 def default_path() -> Path:
@@ -156,12 +179,14 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
 
 def open_database(path: Path) -> Database:
     """Lock, check, migrate and open the database at ``path`` (created if missing)."""
+    _check_path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise StorageError(f"cannot create the directory of {path}: {error.strerror}") from None
-    lock_fd = _lock(path)
+    lock_fd, lock_path = _lock(path)
     try:
+        _keep_damaged_wal(path)
         connection = _open(path)
         try:
             _migrate(connection, path, check(connection, path, writable=True))
@@ -172,9 +197,9 @@ def open_database(path: Path) -> Database:
             connection.close()
             raise
     except BaseException:
-        os.close(lock_fd)
+        _unlock(lock_fd, lock_path)
         raise
-    return Database(path, connection, lock_fd)
+    return Database(path, connection, lock_fd, lock_path)
 
 
 def open_read_only(path: Path) -> sqlite3.Connection:
@@ -197,22 +222,70 @@ def _open(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         raise _error(path, error) from None
 
 
-def _lock(path: Path) -> int:
-    """An exclusive lock on ``PATH.lock`` holding our pid; StorageError if another process holds it."""
-    lock_path = path.with_name(path.name + ".lock")
+def _check_path(path: Path) -> None:
+    """A path that can never be a database file: one line saying why."""
+    if path.is_dir():
+        raise StorageError(
+            f"{path} is a directory: give the database file's path, e.g. {path / 'boneyard.db'}"
+        )
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise StorageError(f"cannot create {path}: {parent} is not a directory")
+            return
+
+
+def _lock(path: Path) -> tuple[int, Path]:
+    """An exclusive lock on the database file itself, whatever path names it (a symlink, a hard link:
+    ``flock`` locks the file, not the name); its holder's pid goes in ``PATH.lock`` beside the real file.
+
+    ``flock`` and SQLite's own POSIX locks do not interact, and the descriptor stays open until
+    :meth:`Database.close` (closing any descriptor of the file would drop SQLite's POSIX locks).
+    StorageError if another process holds the lock.
+    """
+    real = path.resolve()
+    lock_path = real.with_name(real.name + ".lock")
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(real, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as error:
-        raise StorageError(f"cannot open the lock file {lock_path}: {error.strerror}") from None
+        raise StorageError(f"cannot open {path}: {error.strerror}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
         os.close(fd)
+        try:
+            holder = lock_path.read_text(errors="replace").strip() or "unknown"
+        except OSError:
+            holder = "unknown"
         raise StorageError(f"{path} is in use by another Boneyard server (pid {holder})") from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-    return fd
+    try:
+        lock_path.write_text(f"{os.getpid()}\n")
+    except OSError as error:
+        os.close(fd)
+        raise StorageError(f"cannot write the lock file {lock_path}: {error.strerror}") from None
+    return fd, lock_path
+
+
+def _keep_damaged_wal(path: Path) -> None:
+    """Before SQLite recovers the write-ahead log: if a damaged frame would make it drop later commits
+    silently, say so in one warning and keep a copy of the whole log beside the database."""
+    damage = check_wal(path)
+    if damage is None:
+        return
+    wal = path.with_name(path.name + "-wal")
+    copy = path.with_name(f"{path.name}-wal.damaged-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+    shutil.copyfile(wal, copy)
+    log.warning(
+        "%s-wal is damaged: %d committed transactions after frame %d cannot be recovered and are lost "
+        "(a copy of the log is kept at %s)",
+        path, damage.lost_commits, damage.good_frames, copy,
+    )  # fmt: skip
+
+
+def _unlock(fd: int, lock_path: Path) -> None:
+    """Remove the pid file, then release the lock (in that order: the next holder writes its own)."""
+    lock_path.unlink(missing_ok=True)
+    os.close(fd)
 
 
 def check(connection: sqlite3.Connection, path: Path, *, writable: bool) -> int:
@@ -225,7 +298,10 @@ def check(connection: sqlite3.Connection, path: Path, *, writable: bool) -> int:
     except sqlite3.Error as error:
         raise _error(path, error) from None
     if problems != ["ok"]:
-        raise StorageError(f"{path} is corrupt: {'; '.join(problems)}")
+        # quick_check's rows run over several lines ("*** in database main ***", then one per problem).
+        found = [line.strip() for row in problems for line in row.splitlines() if not line.startswith("***")]
+        shown = "; ".join(found[:3]) + (f" (and {len(found) - 3} more)" if len(found) > 3 else "")
+        raise StorageError(f"{path} is corrupt: {shown}")
     if app_id != APPLICATION_ID and (app_id != 0 or objects):
         raise StorageError(f"{path} is not a Boneyard database (it belongs to another application)")
     if version > SCHEMA_VERSION:

@@ -20,6 +20,8 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from boneyard.protocol.values import cleaned_name
+from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.registry import game_spec
 from boneyard.server.session import Session
 from boneyard.server.storage.db import StorageError
@@ -45,7 +47,9 @@ def restore(lobby: Lobby, tables: list[StoredTable], sessions: dict[str, StoredS
         if table.status == "playing":
             left = None
             if stored.deadline is not None and stored.deadline_move == table.moves:
-                left = max(0.0, stored.deadline - now)
+                # The clock ran while the server was down: the player gets at least the grace period
+                # to reconnect before anything is played for them.
+                left = max(lobby.settings.grace_seconds, stored.deadline - now)
             turns.append((table, left))
     lobby.continue_ids([t.table_id for t in tables], [s.player_id for s in restored.values()])
     for session in restored.values():
@@ -64,10 +68,12 @@ def _table(
     table = Table(lobby, stored.table_id, spec, spec.options_from_dict(stored.options), stored.turn_seconds)
     table.status = stored.status
     table.rematch = set(stored.rematch)
+    table.owner, table.invite = stored.owner, stored.invite
     table.bot_delay_ms, table.record_id = stored.bot_delay_ms, stored.record_id
     for row in stored.seats:
         seat = table.seats[row.seat]
-        seat.name, seat.bot, seat.auto, seat.timeouts = row.name, row.bot, row.auto, row.timeouts
+        name = None if row.name is None else cleaned_name(row.name)  # stored before names were checked
+        seat.name, seat.bot, seat.auto, seat.timeouts = name, row.bot, row.auto, row.timeouts
         seat.level = row.level
         if row.token is None:
             continue
@@ -85,7 +91,10 @@ def _table(
         session.tables[table] = row.seat
     if stored.seed is not None and stored.status != "waiting":
         actions = [(seat, spec.action_from_record(action), auto) for seat, action, auto in stored.actions]
-        table.replay(stored.games, stored.seed, actions)
+        seeds = GameSeeds.stored(
+            len(table.seats), stored.seed, stored.deal_algorithm, stored.player_seeds, stored.dealt
+        )
+        table.replay(stored.games, seeds, actions)
     else:
         table.games = stored.games
     lobby.tables[table.table_id] = table
@@ -96,7 +105,7 @@ def _table(
 def _session(lobby: Lobby, stored: StoredSession) -> Session:
     """A session that holds seats and a token, with its message log if the server stopped gracefully
     (without one, its first resume gets snapshots)."""
-    session = Session(stored.player_id, stored.name, lobby.settings.resume_buffer_frames)
+    session = Session(stored.player_id, cleaned_name(stored.name), lobby.settings.resume_buffer_frames)
     session.token = stored.token
     if stored.log is not None:
         session.start_log()

@@ -8,9 +8,10 @@ a statement queued on the :class:`~server.storage.journal.Journal`, committed in
 before any frame that follows it is sent. :data:`NO_LOG` is the same interface doing nothing
 (``durable = false``).
 
-A table is stored as what rebuilds it: its options, seats and tokens, the current game's dealer
-seed and accepted actions (an engine is a pure function of its dealer and its actions), and the
-turn's deadline as wall-clock time. The read side (:func:`load`) returns exactly that.
+A table is stored as what rebuilds it: its options, seats and tokens, the current game's seeds
+(the server's, the players' contributions, whether the first deal is made) and accepted actions
+(an engine is a pure function of its dealer and its actions), and the turn's deadline as wall-clock
+time. The read side (:func:`load`) returns exactly that.
 """
 
 from __future__ import annotations
@@ -34,10 +35,12 @@ if TYPE_CHECKING:
     from boneyard.server.table import Table
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
-        bot_delay_ms, record_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
-        seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id"""
+        seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
+        deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
+        dealt = excluded.dealt"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts, level)"
     " VALUES (?,?,?,?,?,?,?,?)"
@@ -148,6 +151,9 @@ class DurableLog:
             json.dumps(sorted(table.rematch)),
             table.bot_delay_ms,
             table.record_id,
+            *(table.seeds.columns() if table.seeds is not None else (None, None, True)),
+            table.owner,
+            table.invite,
         )
         seats = tuple(
             (
@@ -261,6 +267,13 @@ class StoredTable:
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
     bot_delay_ms: int | None = None
     record_id: str | None = None
+    deal_algorithm: str | None = None
+    """``None``: a game stored before fair deals (the keyed dealer over ``seed``)."""
+    player_seeds: str | None = None
+    """The players' contributed seeds, JSON (see :class:`~server.fairdeal.GameSeeds`)."""
+    dealt: bool = True
+    owner: str | None = None
+    invite: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,10 +317,16 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             actions=actions.get(row[0], []),
             bot_delay_ms=row[10],
             record_id=row[11],
+            deal_algorithm=row[12],
+            player_seeds=row[13],
+            dealt=bool(row[14]),
+            owner=row[15],
+            invite=row[16],
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move, bot_delay_ms, record_id FROM tables"
+            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite"
+            " FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
@@ -324,10 +343,10 @@ def _unpacked(blob: bytes | None) -> tuple[bytes, ...] | None:
 
 
 def id_number(identifier: str) -> int:
-    """The number in an id like ``t12`` or ``p7`` (0 if there is none).
+    """The number in an id like ``t12`` or ``p7-k2x9q0ab`` (0 if there is none).
 
-    >>> id_number("t12"), id_number("p7"), id_number("x")
+    >>> id_number("t12"), id_number("p7-k2x9q0ab"), id_number("x")
     (12, 7, 0)
     """
-    digits = identifier[1:]
+    digits = identifier[1:].partition("-")[0]
     return int(digits) if digits.isdigit() else 0

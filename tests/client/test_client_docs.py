@@ -26,4 +26,6 @@ def test_the_guide_names_every_command_and_flag() -> None:
     for flag in ("--auto", "--json", "--server", "--players", "--partnerships", "--name", "--no-color"):
         assert flag in GUIDE, flag
     subcommands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert set(subcommands) == {"connect", "play", "replay"}
+    assert set(subcommands) == {"connect", "play", "replay", "verify"}
+    for subcommand in subcommands:
+        assert f"boneyard {subcommand} " in GUIDE, subcommand

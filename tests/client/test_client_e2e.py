@@ -123,6 +123,12 @@ def test_play_auto_exits_zero_after_the_final_scores() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Game over:" in done.stdout and "wins" in done.stdout and "Final scores" in done.stdout
     assert "\x1b[" not in done.stdout  # not a terminal: plain text
+    # Fair deals: the commitment before the deal, our seed in, and the check said at the end.
+    lines = done.stdout.splitlines()
+    over = next(i for i, line in enumerate(lines) if line.startswith("Game over:"))
+    assert any(line.startswith("deals verified (") for line in lines[over:]), lines[over:]
+    assert any(line.startswith("deal committed: ") for line in lines)
+    assert "robot (you) added a seed to the deal" in lines
 
 
 def test_play_auto_json_prints_one_json_object_per_line() -> None:
@@ -134,6 +140,8 @@ def test_play_auto_json_prints_one_json_object_per_line() -> None:
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert lines[0]["type"] == "hello" and lines[1]["type"] == "welcome"
     assert any(line.get("type") == "event" and line["event"]["type"] == "game_over" for line in lines)
+    over = next(i for i, line in enumerate(lines) if line.get("event", {}).get("type") == "game_over")
+    assert any(line.get("type") == "deal_revealed" for line in lines[over:])
 
 
 def test_bad_arguments_exit_two() -> None:

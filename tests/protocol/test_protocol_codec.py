@@ -108,7 +108,8 @@ def test_decode_error_codes_are_documented() -> None:
 
 def test_close_codes_are_in_range() -> None:
     assert {1000, 1001, 1008, 1009, 1011, 1012} <= set(CLOSE_CODES)
-    assert all(c in {1000, 1001, 1008, 1009, 1011, 1012} or 4000 <= c <= 4999 for c in CLOSE_CODES)
+    standard = {1000, 1001, 1002, 1007, 1008, 1009, 1011, 1012}
+    assert all(c in standard or 4000 <= c <= 4999 for c in CLOSE_CODES)
     assert all(not c.resume or c.reconnect for c in CLOSE_CODES.values())
 
 

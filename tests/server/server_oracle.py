@@ -4,12 +4,15 @@ The truth is the game's record (every deal, widow and boneyard, every action). W
 connection's messages in order, a tile may reach a seat only if that seat could see it at a real
 table: its own dealt tiles, the widow once it takes it as bidder, its own draws, tiles played face
 up, and (Straight) the hands turned up for the count at the end of a hand. A spectator sees only
-the tiles played and turned up.
+the tiles played and turned up. Nor may the server seed of the game's deals (which determines every
+hand) reach anyone before the game is over (:func:`check_seed_secrecy`).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from boneyard.protocol import fairness
 
 Tile = tuple[int, int]
 
@@ -143,3 +146,36 @@ def check_connection(messages: list[Any], viewer: int | None, record: dict[str, 
         else:
             assert not _tiles_in(event.model_dump()), f"tiles in {kind}"
     return checked
+
+
+def check_seed_secrecy(
+    frames: list[bytes], messages: list[Any], record: dict[str, Any], table_id: str
+) -> int:
+    """Assert that the game's server seed (it determines every hand) reached this connection only after
+    ``game_over``, in ``deal_revealed``, and that the record's deals verify from its seeds; returns the
+    frames checked before the reveal.
+
+    The seed is looked for in the raw frames, as hex text and as its 32 bytes, so no field or encoding
+    can hide it; the commitment must have come before the first deal."""
+    proof = record["fairness"]
+    assert fairness.verify_record(record) == [], fairness.verify_record(record)
+    secret = proof["server_seed"]
+    forms = (secret.encode(), secret.upper().encode(), bytes.fromhex(secret))
+    over = next(
+        i
+        for i, m in enumerate(messages)
+        if m.type == "event" and m.table_id == table_id and m.event.type == "game_over"
+    )
+    for frame in frames[: over + 1]:
+        assert not any(form in frame for form in forms), "the server seed was sent before the game was over"
+    committed = [
+        i for i, m in enumerate(messages[:over]) if m.type == "deal_commitment" and m.table_id == table_id
+    ]
+    dealt = next(
+        (i for i, m in enumerate(messages) if m.type == "event" and m.table_id == table_id), len(messages)
+    )
+    assert committed and committed[0] < dealt, "no commitment before the first deal"
+    assert messages[committed[0]].commitment == proof["commitment"]
+    reveal = next(m for m in messages[over:] if m.type == "deal_revealed" and m.table_id == table_id)
+    assert reveal.server_seed == secret and tuple(reveal.player_seeds) == tuple(proof["player_seeds"])
+    return over + 1

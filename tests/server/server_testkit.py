@@ -27,13 +27,19 @@ TIMEOUT = 10.0
 @asynccontextmanager
 async def running_server(**overrides: Any) -> AsyncIterator[BoneyardServer]:
     """A server on 127.0.0.1, port 0, in memory only; bots act at once, and clients that play at machine
-    speed are not rate-limited, unless the overrides say otherwise."""
+    speed are not rate-limited, and games deal without waiting for players' seeds, unless the overrides
+    say otherwise. Every test client comes from 127.0.0.1, so the per-address and per-server table
+    quotas are lifted too."""
     options: dict[str, Any] = {
         "port": 0,
         "durable": False,
         "bot_delay_seconds": 0.0,
+        "bots_only_move_seconds": 0.0,
         "commands_per_second": 10_000,
         "command_burst": 10_000,
+        "tables_per_address": 10_000,
+        "max_bot_tables": 10_000,
+        "deal_seed_wait_ms": 0,  # the fair-deal tests ask for a wait explicitly
         **overrides,
     }
     async with BoneyardServer(Settings(**options)) as server:

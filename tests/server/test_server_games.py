@@ -50,6 +50,7 @@ async def play_game(url: str, game: str, options: dict[str, Any], seed: int) -> 
     assert reply.type == "record"
     record = reply.record.model_dump()
     for p in [*players, watcher]:
+        await p.until(lambda m: m.type == "deal_revealed")  # right after game_over
         await p.close()
     return {
         "table_id": table_id,
@@ -57,6 +58,7 @@ async def play_game(url: str, game: str, options: dict[str, Any], seed: int) -> 
         "scores": scores,
         "record": record,
         "connections": [(p.log, p.seat) for p in players] + [(watcher.log, None)],
+        "frames": [p.frames for p in [*players, watcher]],
     }
 
 

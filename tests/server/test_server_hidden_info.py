@@ -9,26 +9,27 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from server_oracle import check_connection
+from server_oracle import check_connection, check_seed_secrecy
 from server_testkit import running_server
 from test_server_games import GAMES, play_game
 
 
 async def test_no_connection_ever_receives_a_tile_it_could_not_see() -> None:
     games = [(game, options, seed) for seed in range(6) for game, options in GAMES]
-    async with running_server(seed=7) as server:
+    async with running_server(seed=7, deal_seed_wait_ms=20) as server:
         results = await asyncio.gather(
             *(
                 play_game(server.url, game, options, seed=100 + i)
                 for i, (game, options, seed) in enumerate(games)
             )
         )
-    checked = frames = 0
+    checked = frames = before_reveal = 0
     for result in results:
-        for log, seat in result["connections"]:
+        for (log, seat), raw in zip(result["connections"], result["frames"], strict=True):
             checked += check_connection(log, seat, result["record"], result["table_id"])
+            before_reveal += check_seed_secrecy(raw, log, result["record"], result["table_id"])
             frames += len(log)
-    assert len(results) == 36 and checked > 15_000, (checked, frames)
+    assert len(results) == 36 and checked > 15_000 and before_reveal > 5_000, (checked, frames)
 
 
 async def test_the_oracle_catches_a_leak() -> None:
@@ -47,3 +48,21 @@ async def test_the_oracle_catches_a_leak() -> None:
         check_connection(
             [*log[:index], leaked, *log[index + 1 :]], None, result["record"], result["table_id"]
         )
+
+
+async def test_the_oracle_catches_an_early_seed() -> None:
+    """The oracle itself: the server seed in any frame before ``game_over`` is caught."""
+    async with running_server(seed=9) as server:
+        result = await play_game(server.url, "straight", {"players": 2, "target": 50}, seed=9)
+    (log, _), raw = result["connections"][0], result["frames"][0]
+    record, table_id = result["record"], result["table_id"]
+    assert check_seed_secrecy(raw, log, record, table_id) > 0
+    secret = bytes.fromhex(record["fairness"]["server_seed"])
+    turn = next(i for i, m in enumerate(log) if m.type == "turn")
+    for leak in (secret, secret.hex().encode()):
+        frames = [*raw[:turn], raw[turn] + leak, *raw[turn + 1 :]]
+        with pytest.raises(AssertionError, match="before the game was over"):
+            check_seed_secrecy(frames, log, record, table_id)
+    late = [m for m in log if m.type != "deal_commitment"]
+    with pytest.raises(AssertionError, match="no commitment before the first deal"):
+        check_seed_secrecy(raw[: len(late)], late, record, table_id)

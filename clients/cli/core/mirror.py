@@ -22,14 +22,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core.fairness import DealWitness
 from boneyard.clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
 from boneyard.protocol import (
     ChatMessage,
+    DealCommitment,
+    DealRevealed,
     LobbyChanged,
     MoonEventMessage,
     MoonView,
     Seated,
     SeatStatus,
+    SeedContributed,
     Snapshot,
     StraightEventMessage,
     StraightView,
@@ -82,6 +86,8 @@ class TableMirror:
     """The last ``hand_scored`` event (cleared when the next hand starts)."""
     game_over: GameOver | None = None
     chat: list[ChatMessage] = field(default_factory=list)
+    deals: DealWitness | None = None
+    """The current (or last) game's fair-deal check: ``deals.verdict`` once the seeds are revealed."""
 
     @property
     def my_turn(self) -> bool:
@@ -154,6 +160,8 @@ class Mirror:
                 mirror = self.table(message.table.table_id)
                 mirror.view = _sorted(message.view) if message.view is not None else None
                 self._set_deadline(mirror, message.time_left_ms)
+                if mirror.deals is not None:
+                    mirror.deals.resync(message.view.hand_number if message.view is not None else None)
             case Turn():
                 mirror = self.table(message.table_id)
                 if mirror.view is not None:
@@ -162,7 +170,22 @@ class Mirror:
                     )
                 self._set_deadline(mirror, message.time_left_ms)
             case MoonEventMessage() | StraightEventMessage():
-                self._event(self.table(message.table_id), message.event)
+                mirror = self.table(message.table_id)
+                self._event(mirror, message.event)
+                if mirror.deals is not None:
+                    mirror.deals.apply(message.event, message.game)
+            case DealCommitment():
+                mirror = self.table(message.table_id)
+                known = mirror.deals.commitment if mirror.deals is not None else None
+                if mirror.deals is None or known is None or known.commitment != message.commitment:
+                    mirror.deals = DealWitness(mirror.seat, message)  # a new game
+                else:  # the same game's commitment again (we sat down at a table we watch)
+                    mirror.deals.seat = mirror.seat
+            case SeedContributed() | DealRevealed():
+                mirror = self.table(message.table_id)
+                if mirror.deals is None:  # joined after the commitment: the check will say so
+                    mirror.deals = DealWitness(mirror.seat, None)
+                mirror.deals.apply(message)
             case SeatStatus():
                 self._seat_status(message)
             case ChatMessage():

@@ -6,6 +6,7 @@ Each returns the command's reply (PROTOCOL.md section 3) or raises
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from boneyard.clients.cli.core.mirror import Mirror
 from boneyard.protocol import (
     Act,
     ChatCommand,
+    ContributeSeed,
     GetRecord,
     Join,
     Leave,
@@ -106,6 +108,21 @@ class Commands:
 
     async def chat(self, table_id: str, text: str) -> None:
         await self.request(ChatCommand(type="chat", table_id=table_id, text=text))
+
+    async def contribute_seed(self, table_id: str, seed: str | None = None) -> str:
+        """Add a seed to the starting game's deals (a fresh random one by default); returns it. The
+        client does this by itself when a game starts (``Client(contribute_seeds=True)``)."""
+        seed = secrets.token_hex(32) if seed is None else seed
+        deals = self.mirror.table(table_id).deals
+        if deals is not None:
+            deals.sent = seed  # before the reply: the announcement comes first
+        try:
+            await self.request(ContributeSeed(type="contribute_seed", table_id=table_id, seed=seed))
+        except BaseException:
+            if deals is not None and deals.sent == seed:
+                deals.sent = None
+            raise
+        return seed
 
     async def get_record(self, record_id: str) -> RecordMessage:
         reply: RecordMessage = await self.request(GetRecord(type="get_record", record_id=record_id))

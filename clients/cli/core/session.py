@@ -45,6 +45,7 @@ from boneyard.clients.cli.core.transport import (
 )
 from boneyard.protocol import (
     CLOSE_CODES,
+    DealCommitment,
     Error,
     Hello,
     Identify,
@@ -105,6 +106,7 @@ class Client(Commands):
         connector: Connector = websocket_connector,
         backoff: Backoff | None = None,
         reconnect: bool = True,
+        contribute_seeds: bool = True,
     ) -> None:
         self.url = url
         self.name = name
@@ -116,6 +118,8 @@ class Client(Commands):
         self.close_code: int | None = None
         """Why the session ended for good (a close code), once it has."""
         self.reconnect = reconnect
+        self.contribute_seeds = contribute_seeds
+        """Send a random seed for the deals whenever a game starts at a seat we hold (``fair_deals``)."""
         self._connector = connector
         self._backoff = backoff or Backoff()
         self._pending = PendingCommands()
@@ -358,6 +362,8 @@ class Client(Commands):
             self._notify(Notice("warning", str(error)))
         self._notify(message)
         self._pending.settle(message)
+        if isinstance(message, DealCommitment) and self.contribute_seeds and not self._replaying:
+            self._offer_seed(message)
         if self._replaying and message.type not in ("hello", "welcome"):
             self._replaying -= 1
             if not self._replaying:
@@ -365,6 +371,23 @@ class Client(Commands):
                 # is the mirror current again, so only now do listeners hear that we are back.
                 self._pending.fail_before(self._generation)
                 self._notify(Notice("resumed", f"back; {message.seq - 2} missed messages replayed"))
+
+    def _offer_seed(self, commitment: DealCommitment) -> None:
+        """Contribute a seed to a starting game at one of our seats (while the server waits for it)."""
+        mirror = self.mirror.tables.get(commitment.table_id)
+        if mirror is None or mirror.seat not in commitment.seats or not commitment.wait_ms:
+            return
+
+        async def contribute() -> None:
+            try:
+                await self.contribute_seed(commitment.table_id)
+            except (NotConnected, ConnectionLost):
+                pass  # the connection dropped: the deal may be fixed without our seed
+            except CommandError as error:  # too late (seed_closed)
+                self._notify(Notice("warning", f"our seed for the deal was refused: {error.message}"))
+
+        self._tasks.add(task := asyncio.create_task(contribute()))
+        task.add_done_callback(self._tasks.discard)
 
     def _notify(self, item: Any) -> None:
         for subscription in list(self._listeners):

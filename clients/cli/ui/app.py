@@ -39,7 +39,8 @@ from boneyard.clients.cli.ui.commands import (
     parse_move,
 )
 from boneyard.clients.cli.ui.describe import error_line, message_line
-from boneyard.protocol import Seated, Snapshot, TableCreated, Turn
+from boneyard.protocol import DealRevealed, Seated, Snapshot, TableCreated, Turn
+from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 from boneyard.protocol.game import GameOver
 
 Startup = Callable[["TerminalUI"], Awaitable[None]]
@@ -162,8 +163,11 @@ class TerminalUI:
                 elif isinstance(item, Notice) and table_id == self.current and not self.json_mode:
                     self.show_board(table_id)  # back: where were we?
         event = getattr(item, "event", None)
-        if isinstance(event, GameOver) and self.exit_on_game_over and item.table_id == self.current:
-            self.stop(0)
+        if self.exit_on_game_over and getattr(item, "table_id", None) == self.current:
+            # A server with fair deals reveals its seed right after game_over: exit once it is checked.
+            fair = self.client.hello is not None and DEAL_FEATURE in self.client.hello.features
+            if isinstance(item, DealRevealed) or (isinstance(event, GameOver) and not fair):
+                self.stop(0)
         if isinstance(item, Notice) and item.kind == "closed" and not self._done.is_set():
             self.stop(0 if item.code == 1000 else 1)
 

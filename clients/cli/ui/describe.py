@@ -25,10 +25,13 @@ from boneyard.clients.cli.ui.render import (
 )
 from boneyard.protocol import (
     ChatMessage,
+    DealCommitment,
+    DealRevealed,
     Error,
     LobbyChanged,
     MoonEventMessage,
     SeatStatus,
+    SeedContributed,
     StraightEventMessage,
     TableCreated,
     TableInfo,
@@ -170,7 +173,24 @@ def message_line(mirror: Mirror, message: Any) -> Fragments | None:
             return [("class:notice", f"{seat_label(mirror_, seat)} {state}{played}")]
         case ChatMessage(name=name, text=text):
             return [("class:chat", f"<{name}> {text}")]
+        case DealCommitment() | SeedContributed() | DealRevealed():
+            return _deal_line(mirror.table(message.table_id), message)
     return None
+
+
+def _deal_line(mirror: TableMirror, message: Any) -> Fragments:
+    """Fair deals: the commitment, each seed announced, and at the end the client's own check."""
+    if isinstance(message, DealCommitment):
+        wait = (
+            f"; waiting up to {message.wait_ms / 1000:g} s for the players' seeds" if message.wait_ms else ""
+        )
+        return [("class:dim", f"deal committed: {message.commitment[:16]}… ({message.algorithm}){wait}")]
+    if isinstance(message, SeedContributed):
+        return [("class:dim", f"{seat_label(mirror, message.seat)} added a seed to the deal")]
+    verdict = mirror.deals.verdict if mirror.deals is not None else None
+    if verdict is None:
+        return [("class:dim", "deal seeds revealed")]
+    return [("class:notice" if verdict.ok else "class:error", verdict.text())]
 
 
 LOBBY_LINES = 3

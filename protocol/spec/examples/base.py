@@ -79,6 +79,7 @@ MOON_TABLE: Data = {
     "rematch": [],
     "bot_delay_ms": None,
     "record_id": None,
+    "private": False,
     "options": {"all_pass": "redeal", "target": 21},
 }
 STRAIGHT_TABLE: Data = {
@@ -91,6 +92,7 @@ STRAIGHT_TABLE: Data = {
     "rematch": [],
     "bot_delay_ms": None,
     "record_id": None,
+    "private": False,
     "options": {"players": 4, "partnerships": True, "target": 250},
 }
 

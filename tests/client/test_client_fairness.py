@@ -1,0 +1,238 @@
+"""The reference client and fair deals: it contributes a seed, checks the reveal and every deal it saw,
+says so at game end, catches a server that lies; ``boneyard verify`` checks a saved record offline."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import client_support
+import pytest
+from client_support import auto_play
+
+from boneyard.clients.cli.core import Client, Mirror
+from boneyard.clients.cli.ui.describe import message_line, plain
+from boneyard.protocol import DealCommitment, DealRevealed, SeedContributed, Snapshot
+from boneyard.protocol.game import HandDealt, HandStarted
+
+server = client_support.server
+url = client_support.url
+connect = client_support.connect
+
+
+async def recorded_game(connect: Any) -> dict[str, Any]:
+    """ana and bob (seats 0 and 2) and a bot play a short Moon game, cy watches; everything each got."""
+    ana, bob, cy = await connect("ana"), await connect("bob"), await connect("cy")
+    streams = {c.name: c.listen() for c in (ana, bob, cy)}
+    created = await ana.create_table("moon", bots=[1], seat=0, options={"target": 7}, turn_seconds=None)
+    table_id = created.table.table_id
+    await cy.spectate(table_id)
+    await bob.join(table_id, 2)
+
+    def revealed(mirror: Any) -> bool:
+        return mirror.deals is not None and mirror.deals.verdict is not None
+
+    await asyncio.gather(auto_play(ana, table_id, revealed), auto_play(bob, table_id, revealed, seed=1))
+    await client_support.wait_for(cy, lambda: revealed(cy.mirror.tables[table_id]))
+    seen = {}
+    for name, stream in streams.items():
+        items = []
+        while not any(isinstance(m, DealRevealed) for m in items):
+            items.append(await anext(stream))
+        seen[name] = items
+    over = ana.mirror.tables[table_id].game_over
+    assert over is not None and over.record_id is not None
+    record = (await ana.get_record(over.record_id)).record.model_dump(mode="json")
+    return {"table_id": table_id, "clients": (ana, bob, cy), "seen": seen, "record": record}
+
+
+async def test_each_client_contributes_checks_and_says_so(connect: Any) -> None:
+    game = await recorded_game(connect)
+    ana, bob, cy = game["clients"]
+    table_id, record = game["table_id"], game["record"]
+    proof = record["fairness"]
+    for client in (ana, bob, cy):
+        deals = client.mirror.tables[table_id].deals
+        assert deals is not None and deals.verdict is not None
+        assert deals.verdict.ok, deals.verdict.problems
+        assert deals.verdict.hands == len(record["hands"])
+        assert (
+            deals.verdict.text()
+            == f"deals verified ({len(record['hands'])} hand{'s' * (len(record['hands']) > 1)} seen)"
+        )
+        assert deals.commitment is not None and deals.commitment.commitment == proof["commitment"]
+    # Both humans' seeds went in (the bot's did not), and each is the one its client sent.
+    assert proof["player_seeds"][1] is None
+    assert proof["player_seeds"][0] == ana.mirror.tables[table_id].deals.sent  # type: ignore[union-attr]
+    assert proof["player_seeds"][2] == bob.mirror.tables[table_id].deals.sent  # type: ignore[union-attr]
+    # The commitment came before anything was dealt, to the players and the spectator alike.
+    for items in game["seen"].values():
+        kinds = [getattr(m, "type", None) for m in items]
+        first_event = kinds.index("event")
+        assert "deal_commitment" in kinds[:first_event]
+        assert kinds.count("seed_contributed") == 2
+    # The line-mode output says it at the end.
+    reveal = next(m for m in game["seen"]["ana"] if isinstance(m, DealRevealed))
+    line = message_line(ana.mirror, reveal)
+    assert line is not None and plain(line).startswith("deals verified (")
+
+
+def lie(items: list[Any], change: Any) -> str:
+    """The verdict of a fresh mirror fed the messages a client got, one of them changed."""
+    mirror = Mirror()
+    for item in items:
+        if hasattr(item, "seq"):
+            mirror.apply(change(item) or item)
+    deals = next(m for m in mirror.tables.values() if m.deals is not None).deals
+    assert deals is not None and deals.verdict is not None
+    return deals.verdict.text()
+
+
+async def test_the_client_catches_a_server_that_lies(connect: Any) -> None:
+    game = await recorded_game(connect)
+    items = game["seen"]["ana"]
+    assert lie(items, lambda m: None).startswith("deals verified")
+
+    def other_hand(m: Any) -> Any:  # the first hand ana was dealt is not the one the seeds give
+        dealt = getattr(m, "type", None) == "event" and isinstance(m.event, HandDealt) and m.event.tiles
+        if not dealt or changed:
+            return None
+        changed.append(m)
+        tiles = list(m.event.tiles)
+        tiles[0] = (0, 0) if tuple(tiles[0]) != (0, 0) else (6, 6)
+        return m.model_copy(update={"event": m.event.model_copy(update={"tiles": tuple(tiles)})})
+
+    changed: list[Any] = []
+    verdict = lie(items, other_hand)
+    assert verdict.startswith("deals NOT verified: hand 1: seat 0 was dealt "), verdict
+
+    def other_commitment(m: Any) -> Any:
+        return m.model_copy(update={"commitment": "00" * 32}) if isinstance(m, DealCommitment) else None
+
+    verdict = lie(items, other_commitment)
+    assert f"the server committed to {'00' * 32} before the deal but reveals" in verdict
+
+    def other_seed(m: Any) -> Any:
+        return (
+            m.model_copy(update={"seed": "ff" * 32})
+            if isinstance(m, SeedContributed) and m.seat == 2
+            else None
+        )
+
+    assert "seat 2's seed was announced as " + "ff" * 32 in lie(items, other_seed)
+
+    def other_leader(m: Any) -> Any:
+        if getattr(m, "type", None) == "event" and isinstance(m.event, HandStarted) and m.event.hand == 0:
+            return m.model_copy(
+                update={"event": m.event.model_copy(update={"first": (m.event.first + 1) % 3})}
+            )
+        return None
+
+    assert "hand 1: seat" in lie(items, other_leader) and "the seeds chose seat" in lie(items, other_leader)
+
+
+def verify(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "boneyard.clients.cli.main", "verify", str(path)],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+async def test_boneyard_verify_checks_a_saved_record(connect: Any, tmp_path: Path) -> None:
+    record = (await recorded_game(connect))["record"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    done = verify(path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        done.stdout
+        == f"{path}: deals verified ({len(record['hands'])} hand{'s' * (len(record['hands']) > 1)}, moon)\n"
+    )
+
+    def tampered(change: Any) -> subprocess.CompletedProcess[str]:
+        copy = json.loads(json.dumps(record))
+        change(copy)
+        path.write_text(json.dumps(copy))
+        return verify(path)
+
+    def seed(r: dict[str, Any]) -> None:
+        r["fairness"]["player_seeds"][0] = "00" * 32
+
+    def deal(r: dict[str, Any]) -> None:
+        hand = r["hands"][0]
+        hand["deal"][1][0], hand["widow"] = hand["widow"], hand["deal"][1][0]
+
+    def commitment(r: dict[str, Any]) -> None:
+        r["fairness"]["commitment"] = "ab" * 32
+
+    for change, where in [
+        (seed, f"{path}: hand 1, seat 0's deal: the record has "),
+        (deal, f"{path}: hand 1, seat 1's deal: the record has "),
+        (commitment, f"{path}: fairness.commitment: the server committed to '{'ab' * 32}'"),
+    ]:
+        done = tampered(change)
+        assert done.returncode == 1, done.stdout
+        lines = done.stdout.splitlines()
+        assert lines and lines[0].startswith(where), lines
+        assert all(line.startswith(f"{path}: ") for line in lines)
+    assert "hand 1, widow" in tampered(deal).stdout
+
+    path.write_text("not json")
+    done = verify(path)
+    assert done.returncode == 2 and done.stderr.startswith(f"boneyard: cannot read {path}")
+
+
+@pytest.mark.parametrize("contribute", [True, False])
+async def test_a_client_may_leave_the_seed_to_the_server(url: str, contribute: bool) -> None:
+    async with Client(url, "solo", contribute_seeds=contribute) as solo:
+        stream = solo.listen()
+        created = await solo.create_table("straight", bots=[1], seat=0, options={"players": 2, "target": 150})
+        table_id = created.table.table_id
+
+        def revealed(mirror: Any) -> bool:
+            return mirror.deals is not None and mirror.deals.verdict is not None
+
+        await auto_play(solo, table_id, revealed)
+        deals = solo.mirror.tables[table_id].deals
+        assert deals is not None and deals.verdict is not None and deals.verdict.ok
+        assert (deals.sent is not None) is contribute
+        assert (deals.announced.get(0) is not None) is contribute
+    items = []
+    async for item in stream:
+        items.append(item)
+        if isinstance(item, DealRevealed):
+            break
+    draws = [m for m in items if getattr(m, "type", None) == "event" and m.event.type == "tile_drawn"]
+    mine = [m for m in draws if m.event.tile is not None]
+    assert mine, "a game to 150 has draws of ours (2 players: a 14-tile boneyard each hand)"
+
+    def other_draw(m: Any) -> Any:
+        if m is mine[0]:
+            tile = (0, 0) if tuple(m.event.tile) != (0, 0) else (6, 6)
+            return m.model_copy(update={"event": m.event.model_copy(update={"tile": tile})})
+        return None
+
+    assert "from the boneyard was [" in lie(items, other_draw)
+
+
+async def test_missed_messages_and_a_fresh_snapshot_give_no_false_alarm(connect: Any) -> None:
+    """After a resume with a fresh snapshot, what was missed is not checked; the rest still is."""
+    game = await recorded_game(connect)
+    items = [m for m in game["seen"]["ana"] if hasattr(m, "seq")]
+    hands = len(game["record"]["hands"])
+    last = max(i for i, m in enumerate(items) if m.type == "event" and isinstance(m.event, HandStarted))
+    end = max(i for i, m in enumerate(items) if m.type == "event" and m.event.type == "tile_played")
+    snapshot = next(m for m in items if isinstance(m, Snapshot) and m.view is not None)
+    fresh = snapshot.model_copy(update={"view": snapshot.view.model_copy(update={"hand_number": hands - 1})})
+    middle = (last + end) // 2
+    mirror = Mirror()
+    for item in [*items[:last], fresh, *items[middle:]]:
+        mirror.apply(item)
+    deals = mirror.tables[game["table_id"]].deals
+    assert deals is not None and deals.verdict is not None
+    assert deals.verdict.ok, deals.verdict.problems
+    assert deals.verdict.hands == hands - 1
