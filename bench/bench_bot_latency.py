@@ -114,7 +114,13 @@ async def _moves(url: str) -> float:
 
 
 async def main(args: argparse.Namespace) -> None:
-    env = {**os.environ, "BONEYARD_BOT_DELAY_SECONDS": "0", "BONEYARD_COMMANDS_PER_SECOND": "1000"}
+    caps = {"MAX_BOT_TABLES": "5000", "BOT_TABLES_PER_SESSION": "5000", "TABLES_PER_ADDRESS": "5000"}
+    env = {
+        **os.environ,
+        "BONEYARD_BOT_DELAY_SECONDS": "0",
+        "BONEYARD_COMMANDS_PER_SECOND": "1000",
+        **{f"BONEYARD_{name}": value for name, value in caps.items()},  # one client opens every table
+    }
     command = [sys.executable, "-m", "boneyard.server.cli", "serve", "--port", "0", "--log-level", "warning"]
     server = await asyncio.create_subprocess_exec(
         *command, "--db", ":memory:", env={**env, "BONEYARD_DURABLE": "false"}, stdout=asyncio.subprocess.PIPE

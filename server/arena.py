@@ -245,12 +245,12 @@ def confidence(shares: Sequence[float]) -> tuple[float, float, float]:
     """Mean and 95 % normal interval of per-duplicate win shares (clipped to [0, 1]).
 
     >>> confidence([1.0, 0.5, 1.0, 0.0, 1.0, 0.5])
-    (0.6667, 0.34, 0.99)
+    (0.6667, 0.34, 0.993)
     """
     n = len(shares)
     mean = sum(shares) / n if n else 0.0
     half = 1.96 * statistics.stdev(shares) / math.sqrt(n) if n > 1 else 1.0
-    return round(mean, 4), round(max(0.0, mean - half), 2), round(min(1.0, mean + half), 2)
+    return round(mean, 4), round(max(0.0, mean - half), 3), round(min(1.0, mean + half), 3)
 
 
 def _quantile(values: Sequence[float], q: float) -> float:

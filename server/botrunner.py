@@ -169,7 +169,9 @@ class BotRunner:
         for queue in self._queues:
             queue.clear()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # Waits for the moves in flight (one per worker, a fraction of a second): a pool left to
+            # the interpreter's exit prints a traceback from its wake-up pipe (CPython 3.11).
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
 
