@@ -201,6 +201,22 @@ class MoonOptions(WireModel):
         return 3
 
 
+PARTNERSHIP_PLAYERS = 4
+"""Partnerships (seats 0+2 against 1+3) need exactly this many players (RULES.md S1)."""
+
+
+def check_partnerships(players: int, partnerships: bool | None) -> None:
+    """The one statement of the partnership rule, for the wire model, the engine and the client.
+
+    >>> check_partnerships(4, True); check_partnerships(3, False)
+    >>> check_partnerships(3, True)
+    Traceback (most recent call last):
+    ValueError: partnerships need 4 players
+    """
+    if partnerships and players != PARTNERSHIP_PLAYERS:
+        raise ValueError(f"partnerships need {PARTNERSHIP_PLAYERS} players")
+
+
 class StraightOptions(WireModel):
     """Straight Dominoes table options (docs/RULES.md S1, S13)."""
 
@@ -214,14 +230,16 @@ class StraightOptions(WireModel):
     model_config = ConfigDict(
         json_schema_extra={
             "if": {"properties": {"partnerships": {"const": True}}, "required": ["partnerships"]},
-            "then": {"properties": {"players": {"const": 4}}},
+            "then": {"properties": {"players": {"const": PARTNERSHIP_PLAYERS}}},
         }
     )
 
     @model_validator(mode="after")
     def _partnerships_need_four(self) -> StraightOptions:
-        if self.partnerships and self.players != 4:
-            raise PydanticCustomError("invalid_options", "partnerships need 4 players")
+        try:
+            check_partnerships(self.players, self.partnerships)
+        except ValueError as error:
+            raise PydanticCustomError("invalid_options", str(error)) from None
         return self
 
 

@@ -28,7 +28,6 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
-from websockets.protocol import State
 from websockets.typing import Subprotocol
 
 from boneyard.protocol import (
@@ -41,7 +40,10 @@ from boneyard.protocol import (
     Limits,
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.server.botrunner import BotRunner
+from boneyard.server.commands import Commands
 from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
+from boneyard.server.host import LoopClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
@@ -184,7 +186,10 @@ class BoneyardServer:
         log.info("max_connections %d (descriptor limit %d)", self.max_connections, descriptors)
         storage = self.storage
         self._stopped = asyncio.Event()
-        self.lobby = Lobby(settings, self.metrics, self.store, loop, storage.log if storage else NO_LOG)
+        self.lobby = Lobby(
+            settings, self.metrics, self.store, LoopClock(loop), storage.log if storage else NO_LOG
+        )
+        self.lobby.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
         self.lobby.bots.start()
         limits = Limits(
             max_frame_bytes=settings.max_frame_bytes,
@@ -220,9 +225,10 @@ class BoneyardServer:
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None
-        self._ctx = ServerContext(self.lobby, Outbox(loop, gate), decode_limits, body_of(hello))
+        commands = Commands(self.lobby, body_of(hello))
+        self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
         if storage is not None:
-            restore(self.lobby, *storage.load())
+            restore(self.lobby, *storage.load(), self.lobby.clock.wall(), settings.grace_seconds)
             for table in list(self.lobby.tables.values()):
                 self.lobby.remove_if_left_empty(table)  # restored tables nobody comes back to go too
             storage.log.logs_restored()
@@ -291,7 +297,7 @@ class BoneyardServer:
             await asyncio.wait_for(self._server.wait_closed(), self.settings.shutdown_seconds)
         except TimeoutError:
             for client in list(self._clients):
-                client.ws.transport.abort()
+                client.ws.abort()
             await asyncio.wait_for(self._server.wait_closed(), 1.0)
         finally:
             for task in (self._heartbeat, self._gc_keeper):
@@ -325,6 +331,7 @@ class BoneyardServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         assert self._ctx is not None
+        assert isinstance(ws, BoneyardConnection)  # the server creates only these (``create_connection``)
         try:
             await self._serve(Client(ws, self._ctx))
         finally:
@@ -343,9 +350,7 @@ class BoneyardServer:
             client.close_with(4007, "the server is at its connection limit")
             return
         if self.settings.socket_send_buffer is not None:
-            sock = ws.transport.get_extra_info("socket")
-            if sock is not None:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.socket_send_buffer)
+            ws.socket_option(socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.socket_send_buffer)
         self._clients.add(client)
         self.metrics.connections.inc()
         try:
@@ -374,14 +379,12 @@ class BoneyardServer:
     @staticmethod
     def _ping(client: Client) -> None:
         ws = client.ws
-        if not isinstance(ws, BoneyardConnection) or client.closing or ws.protocol.state is not State.OPEN:
+        if client.closing or not ws.is_open():
             return
         if not ws.ponged:
             client.close_with(4006, "websocket pings went unanswered")
             return
-        ws.ponged = False
-        ws.protocol.send_ping(b"hb")
-        ws.send_data()
+        ws.ping_now()
 
     async def _keep_gc_short(self) -> None:
         """Keep garbage collections short: freeze every object each ``gc_freeze_seconds``.

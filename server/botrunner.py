@@ -24,12 +24,12 @@ import functools
 import logging
 import multiprocessing
 import os
-import random
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+from boneyard.server.botmoves import LazyRandom
 from boneyard.server.games.registry import game_spec
 
 log = logging.getLogger("boneyard.bots")
@@ -173,35 +173,3 @@ class BotRunner:
             # the interpreter's exit prints a traceback from its wake-up pipe (CPython 3.11).
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-
-
-class LazyRandom(random.Random):
-    """A ``random.Random`` seeded on its first draw: seeding costs some 6 µs, and most bot moves draw
-    nothing (the bots use randomness to break ties only). Draws the same numbers as ``Random(seed)``.
-
-    >>> lazy, eager = LazyRandom("s"), random.Random("s")
-    >>> [lazy.random(), lazy.randrange(100), lazy.choice("abc")] == [eager.random(), eager.randrange(100),
-    ...                                                               eager.choice("abc")]
-    True
-    """
-
-    def __init__(self, seed: str | bytes) -> None:  # no super().__init__(): that would seed now
-        self._pending: str | bytes | None = seed
-        self.gauss_next = None
-
-    def _seed_now(self) -> None:
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            super().seed(pending)
-
-    def seed(self, a: object = None, version: int = 2) -> None:  # an explicit seed replaces the pending one
-        self._pending = None
-        super().seed(a, version)  # type: ignore[arg-type]
-
-    def random(self) -> float:
-        self._seed_now()
-        return super().random()
-
-    def getrandbits(self, k: int, /) -> int:
-        self._seed_now()
-        return super().getrandbits(k)

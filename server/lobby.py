@@ -15,20 +15,22 @@ still more pushes; a batch costs one frame per session per push.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import partial
+from typing import Any
 
 import msgpack
 
 from boneyard.protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
-from boneyard.protocol.values import CommandId
+from boneyard.protocol.values import CommandId, cleaned_name
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.errors import CommandError
-from boneyard.server.games.registry import GAMES
+from boneyard.server.games.registry import GAMES, GameSpec
+from boneyard.server.host import Cancellable, Clock
 from boneyard.server.logs import ids
 from boneyard.server.metrics import Metrics
 from boneyard.server.quota import TableQuota
@@ -37,9 +39,9 @@ from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat
-from boneyard.server.storage.store import NO_LOG, TableLog, id_number
+from boneyard.server.storage.store import NO_LOG, StoredSession, TableLog, id_number
 from boneyard.server.table import Table
-from boneyard.server.wire import body_of, body_of_dict
+from boneyard.server.wire import array_header, body_of, body_of_dict
 
 log = logging.getLogger("boneyard.lobby")
 
@@ -56,21 +58,24 @@ _MAX_ITEMS = SERVER_LIMITS.max_array_len
 
 
 class Lobby:
-    """Tables by id, sessions by token, and the sessions in the lobby."""
+    """Tables by id, sessions by token, and the sessions in the lobby: the tables'
+    :class:`~boneyard.server.host.TableHost`."""
 
     def __init__(
         self,
         settings: Settings,
         metrics: Metrics,
-        store: RecordStore,
-        loop: asyncio.AbstractEventLoop,
-        wal: TableLog = NO_LOG,
+        records: RecordStore,
+        clock: Clock,
+        table_log: TableLog = NO_LOG,
     ) -> None:
         self.settings = settings
         self.metrics = metrics
-        self.store = store
-        self.loop = loop
-        self.wal = wal
+        self.records = records
+        self.clock = clock
+        self.bots: BotRunner | None = None
+        """Where searching bots think, off the loop (set by the server; ``None``: inline)."""
+        self.table_log = table_log
         """Where tables, seats, tokens and actions are written ahead (``boneyard.server.storage``)."""
         self.tables: dict[str, Table] = {}
         self.idle: set[Session] = set()
@@ -79,7 +84,7 @@ class Lobby:
         self.stopping = False
         self._pending: dict[str, str] = {}
         """Table changes not yet pushed to the lobby, by table id: ``updated`` or ``removed``."""
-        self._push_timer: asyncio.TimerHandle | None = None
+        self._push_timer: Cancellable | None = None
         self._table_ids = itertools.count(1)
         self._player_ids = itertools.count(1)
         self._run = run_tag()
@@ -88,8 +93,8 @@ class Lobby:
         self.spectator_chat = SpectatorChat(settings.spectator_chat_per_minute)
         self._spectated: set[str] = set()
         """Tables whose spectator count changed since the last coalesced push."""
-        self._spectated_timer: asyncio.TimerHandle | None = None
-        self.records = RecordBodies(store.get, on_encode=metrics.records_encoded.inc)
+        self._spectated_timer: Cancellable | None = None
+        self.record_bodies = RecordBodies(records.get, on_encode=metrics.records_encoded.inc)
         """``get_record`` replies, each record encoded once."""
         self.quota = TableQuota(
             per_session=settings.tables_per_session,
@@ -97,13 +102,24 @@ class Lobby:
             bots_per_session=settings.bot_tables_per_session,
             bots_max=settings.max_bot_tables,
         )
-        self.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
-        """Where bots think: searching levels in worker processes, off the loop."""
 
     # -- sessions -------------------------------------------------------------------------------------
 
     def new_session(self, name: str) -> Session:
         return Session(f"p{next(self._player_ids)}-{self._run}", name, self.settings.resume_buffer_frames)
+
+    def restore_session(self, stored: StoredSession) -> Session:
+        """A stored session holding seats and a token, with its message log if the server stopped
+        gracefully (without one, its first resume gets snapshots)."""
+        session = Session(stored.player_id, cleaned_name(stored.name), self.settings.resume_buffer_frames)
+        session.token = stored.token
+        if stored.log is not None:
+            session.start_log()
+            assert session.log is not None
+            session.log.extend(stored.log)
+            session.seq = stored.seq
+        self.by_token[stored.token] = session
+        return session
 
     def token_for(self, session: Session) -> str:
         """The session's secret resume token, made when it first sits down (``secrets``: unguessable)."""
@@ -111,7 +127,7 @@ class Lobby:
             session.token = secrets.token_urlsafe(24)
             self.by_token[session.token] = session
             session.start_log()
-            self.wal.session(session)
+            self.table_log.session(session)
         return session.token
 
     def forget(self, session: Session) -> None:
@@ -119,29 +135,29 @@ class Lobby:
         session.cancel_timer()
         if session.token is not None:
             self.by_token.pop(session.token, None)
-            self.wal.session_gone(session.token)
+            self.table_log.session_gone(session.token)
         self.idle.discard(session)
 
     def session_dropped(self, session: Session) -> None:
         """A session's connection closed: it stops watching; its seats wait ``grace_seconds`` for a resume."""
         session.client = None
         self.idle.discard(session)
-        for table, seat in list(session.tables.items()):
+        for place, seat in list(session.tables.items()):
             if seat is None:
-                table.abandon(session)
+                place.abandon(session)
         seats = session.seats()
         if not seats:
             self.forget(session)
             return
         for table, seat in seats:
             table.seat_disconnected(seat)
-        session.timer = self.loop.call_later(self.settings.grace_seconds, self._grace_over, session)
+        session.timer = self.clock.call_later(self.settings.grace_seconds, partial(self._grace_over, session))
 
     def _grace_over(self, session: Session) -> None:
         # Away past the grace period: the server plays for them until they come back or expire.
         for table, seat in session.seats():
             table.seat_away(seat)
-        session.timer = self.loop.call_later(self.settings.session_seconds, self._expired, session)
+        session.timer = self.clock.call_later(self.settings.session_seconds, partial(self._expired, session))
 
     def _expired(self, session: Session) -> None:
         session.timer = None
@@ -151,11 +167,15 @@ class Lobby:
         self.forget(session)
 
     def enter_lobby(self, session: Session) -> None:
+        """A connected session at no table is in the lobby (it gets the lobby's pushes)."""
         if session.client is not None and not session.tables:
             self.idle.add(session)
 
-    def leave_lobby(self, session: Session) -> None:
+    def at_table(self, session: Session) -> None:
         self.idle.discard(session)
+
+    def left_table(self, session: Session) -> None:
+        self.enter_lobby(session)
 
     # -- tables ---------------------------------------------------------------------------------------
 
@@ -178,7 +198,8 @@ class Lobby:
         reply_to: CommandId | None,
         host: str = "",
     ) -> Table:
-        """``create_table``: the table, its bots, and the creator's seat if asked."""
+        """``create_table``: the table, its bots, and the creator's seat if asked (``host``: the creator's
+        address, for the per-address quota)."""
         settings = self.settings
         if self.stopping:
             raise CommandError("unavailable", "the server is shutting down")
@@ -196,23 +217,18 @@ class Lobby:
             turn_seconds = settings.turn_seconds
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
-        table = Table(
-            self,
-            f"t{next(self._table_ids)}-{self._run}",
+        invite = secrets.token_urlsafe(18) if command.private else None
+        table = self.open_table(
             spec,
             options,
             turn_seconds,
             command.bots,
-            command.bot_levels,
+            bot_levels=command.bot_levels,
+            bot_delay_ms=command.bot_delay_ms,
+            owner=session.player_id,
+            invite=invite,
         )
-        table.owner = session.player_id
-        if command.private:
-            table.invite = secrets.token_urlsafe(18)
-        table.bot_delay_ms = command.bot_delay_ms
-        self.tables[table.table_id] = table
         self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
-        self.wal.table(table)
-        self._note(table.table_id, "updated")
         reply = TableCreated(
             type="table_created", seq=1, reply_to=reply_to, table=table.info(), invite=table.invite
         )
@@ -226,13 +242,37 @@ class Lobby:
 
     def remove_if_left_empty(self, table: Table) -> None:
         """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""
-        table_id = table.table_id
-        self.loop.call_later(self.settings.empty_table_seconds, self._remove_if_empty, table_id)
+        remove = partial(self._remove_if_empty, table.table_id)
+        self.clock.call_later(self.settings.empty_table_seconds, remove)
 
     def _remove_if_empty(self, table_id: str) -> None:
         table = self.tables.get(table_id)
         if table is not None and not self.stopping and table.removed_if_empty():
             log.info("empty table removed", extra=ids(table_id=table_id))
+
+    def open_table(
+        self,
+        spec: GameSpec,
+        options: Any,
+        turn_seconds: int | None,
+        bots: Sequence[int] = (),
+        table_id: str | None = None,
+        bot_delay_ms: int | None = None,
+        owner: str | None = None,
+        invite: str | None = None,
+        bot_levels: Sequence[str] = (),
+    ) -> Table:
+        """A new table in the lobby, written down; ``table_id``: a restored table, already stored (it is
+        noted once it is whole, by :meth:`Table.restored`)."""
+        restoring = table_id is not None
+        table_id = table_id or f"t{next(self._table_ids)}-{self._run}"
+        table = Table(self, table_id, spec, options, turn_seconds, bots, bot_levels)
+        table.bot_delay_ms, table.owner, table.invite = bot_delay_ms, owner, invite
+        self.tables[table.table_id] = table
+        if not restoring:
+            self.table_log.table(table)
+        self._note(table.table_id, "updated")
+        return table
 
     def table_changed(self, table: Table) -> None:
         """Push ``table_updated`` to everyone at the table now, and to the lobby soon."""
@@ -254,7 +294,7 @@ class Lobby:
         self._note(table.table_id, "updated")  # the lobby's pushes are coalesced already
         self._spectated.add(table.table_id)
         if self._spectated_timer is None:
-            self._spectated_timer = self.loop.call_later(self.settings.lobby_push_seconds, self._push_counts)
+            self._spectated_timer = self.clock.call_later(self.settings.lobby_push_seconds, self._push_counts)
 
     def _push_counts(self) -> None:
         self._spectated_timer = None
@@ -269,14 +309,12 @@ class Lobby:
             return
         self.quota.removed(table.table_id)
         self.spectator_chat.forget(table.table_id)
-        table.stop()
-        self.wal.table_removed(table.table_id)
+        members = table.clear()
+        self.table_log.table_removed(table.table_id)
         body = _removed_body(table.table_id)
-        members = table.listeners()
         self._note(table.table_id, "removed")
-        for session, _ in members:
+        for session in members:
             session.deliver(body)
-            session.tables.pop(table, None)
             self.enter_lobby(session)
         log.info("table removed", extra=ids(table_id=table.table_id))
 
@@ -284,7 +322,7 @@ class Lobby:
         """Remember a change for the next lobby push; changes to one table in between merge into one."""
         self._pending[table_id] = change  # "removed" overrides "updated"; "updated" cannot follow it
         if self._push_timer is None:
-            self._push_timer = self.loop.call_later(self.settings.lobby_push_seconds, self._push)
+            self._push_timer = self.clock.call_later(self.settings.lobby_push_seconds, self._push)
 
     def _push(self) -> None:
         """Send the lobby the pending changes: each changed table once, in its latest state, in as few
@@ -327,7 +365,7 @@ class Lobby:
                 break
             parts.append(packed)
         head = body_of_dict({"type": "table_list", "seq": 1, "reply_to": reply_to, "tables": []})
-        return head[:-1] + _array_header(len(parts)) + b"".join(parts)
+        return head[:-1] + array_header(len(parts)) + b"".join(parts)
 
     def table_counts(self) -> Iterable[tuple[str, str, int]]:
         counts = Counter((t.spec.name, t.status) for t in self.tables.values())
@@ -340,7 +378,8 @@ class Lobby:
         self.stopping = True
         for table in self.tables.values():
             table.stop()
-        self.bots.close()
+        if self.bots is not None:
+            self.bots.close()
 
 
 def run_tag() -> str:
@@ -367,20 +406,8 @@ def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:
     (5, ['t1'], ('t0',))
     """
     packed_ids: bytes = msgpack.packb(removed)
-    return b"".join((_LOBBY_CHANGED, _array_header(len(tables)), *tables, b"\xa7removed", packed_ids))
+    return b"".join((_LOBBY_CHANGED, array_header(len(tables)), *tables, b"\xa7removed", packed_ids))
 
 
 def _removed_body(table_id: str) -> bytes:
     return body_of_dict({"type": "table_removed", "seq": 1, "table_id": table_id})
-
-
-def _array_header(n: int) -> bytes:
-    """The msgpack header of an array of ``n`` items.
-
-    >>> import msgpack
-    >>> _array_header(3) + b"".join(msgpack.packb(i) for i in range(3)) == msgpack.packb([0, 1, 2])
-    True
-    """
-    if n < 16:
-        return bytes((0x90 | n,))
-    return b"\xdc" + n.to_bytes(2, "big") if n < 65536 else b"\xdd" + n.to_bytes(4, "big")

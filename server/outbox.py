@@ -26,8 +26,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Protocol
 
-from websockets.asyncio.server import ServerConnection
-from websockets.protocol import State
+from boneyard.server.wsconnection import BoneyardConnection
 
 
 def ws_header(size: int) -> bytes:
@@ -131,7 +130,7 @@ class FrameWriter:
 
     __slots__ = ("_appended", "_out", "_queued", "closing", "outbox", "queue_limit", "ws")
 
-    def __init__(self, ws: ServerConnection, outbox: Outbox, queue_limit: int) -> None:
+    def __init__(self, ws: BoneyardConnection, outbox: Outbox, queue_limit: int) -> None:
         self.ws = ws
         self.outbox = outbox
         self.queue_limit = queue_limit
@@ -166,12 +165,9 @@ class FrameWriter:
     def write_frames(self, out: list[bytes]) -> None:
         """Write frames taken from the queue, in one ``transport.write``."""
         ws = self.ws
-        transport = ws.transport
-        if ws.protocol.state is not State.OPEN or transport.is_closing():
+        if not ws.writable():
             return
-        before = transport.get_write_buffer_size()
-        transport.write(b"".join(out))
-        after = transport.get_write_buffer_size()
+        before, after = ws.write_raw(b"".join(out))
         if after == 0 and self._queued is None:
             return  # the common case: everything reached the socket
         self._count_queued(out, before, after)
@@ -213,12 +209,5 @@ class FrameWriter:
     def _send_close(self, code: int, reason: str, timeout: float) -> None:
         self._queued = None
         ws = self.ws
-        if ws.protocol.state is State.OPEN:
-            ws.protocol.send_close(code, reason)
-            ws.send_data()
-        ws.loop.call_later(timeout, _abort, ws)
-
-
-def _abort(ws: ServerConnection) -> None:
-    if ws.protocol.state is not State.CLOSED:
-        ws.transport.abort()
+        ws.close_now(code, reason)
+        ws.loop.call_later(timeout, ws.abort_unless_closed)

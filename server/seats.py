@@ -1,4 +1,7 @@
-"""A table's seats: who holds each, whether a bot plays it, and what everyone may see of it.
+"""A table's seats and members: who holds each seat, whether a bot plays it, who watches.
+
+Membership is stored where each side reads it fast (a seat's ``session``, a session's ``tables``,
+the table's ``spectators``) and written in one place only: :class:`Roster`.
 
 >>> seat = Seat(1)
 >>> seat.held, seat.info()
@@ -9,9 +12,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from boneyard.server.session import Session
+from boneyard.server.session import Place, Session
+
+Listener = tuple[Session, int | None]
+"""A session at a table and what it may see: its seat, or ``None`` for a spectator."""
 
 
 class Seat:
@@ -52,7 +59,14 @@ class Seat:
 
     @property
     def handing_over(self) -> bool:
+        """The hand-over rule: a player took this bot's seat mid-hand and the bot plays on until the
+        hand ends (the player gets no legal actions and may not act until then)."""
         return self.bot and self.session is not None
+
+    @property
+    def token(self) -> str | None:
+        """The resume token of the player holding the seat (what is stored)."""
+        return self.session.token if self.session is not None else None
 
     def make_bot(self, level: str | None = None) -> None:
         self.session = None
@@ -88,3 +102,82 @@ class Seat:
             "auto": self.auto,
             "level": self.level if self.bot else None,
         }
+
+
+class Roster:
+    """One table's members: its seats' holders and its spectators; the one writer of membership.
+
+    >>> class At:  # a stand-in for the table
+    ...     table_id = "t1"
+    >>> roster, ana, bo = Roster(At(), 3), Session("p1", "ana", 8), Session("p2", "bo", 8)
+    >>> roster.sit(ana, 0); _ = roster.watch(bo)
+    >>> roster.seats[0].name, ana.tables[roster.place], bo.tables[roster.place], len(roster.spectators)
+    ('ana', 0, None, 1)
+    >>> roster.leave(ana, bot_takes_over=True), roster.seats[0].name, roster.place in ana.tables
+    (0, 'bot-0', False)
+    >>> roster.leave(bo, bot_takes_over=False), len(roster.spectators), roster.empty()
+    (None, 0, True)
+    """
+
+    __slots__ = ("place", "seats", "spectators")
+
+    def __init__(self, place: Place, players: int) -> None:
+        self.place = place
+        self.seats = [Seat(i) for i in range(players)]
+        self.spectators: set[Session] = set()
+
+    def seat_of(self, session: Session) -> int | None:
+        return session.tables.get(self.place)
+
+    def is_member(self, session: Session) -> bool:
+        return self.place in session.tables
+
+    def sit(self, session: Session, seat: int, *, hand_over: bool = False) -> None:
+        """``session`` holds ``seat`` (it stops watching, if it was); ``hand_over``: a bot plays on."""
+        self.spectators.discard(session)
+        self.seats[seat].seat_human(session, hand_over=hand_over)
+        session.tables[self.place] = seat
+
+    def watch(self, session: Session) -> bool:
+        """``session`` watches; ``True`` if it was not watching already."""
+        fresh = session not in self.spectators
+        self.spectators.add(session)
+        session.tables[self.place] = None
+        return fresh
+
+    def seat_bot(self, seat: int, level: str | None = None) -> None:
+        self.seats[seat].make_bot(level)
+
+    def leave(self, session: Session, *, bot_takes_over: bool) -> int | None:
+        """``session`` is no longer a member; the seat it held (a bot takes it over, or it is empty
+        now), or ``None`` if it watched."""
+        seat = session.tables.pop(self.place, None)
+        self.spectators.discard(session)
+        if seat is not None:
+            holder = self.seats[seat]
+            holder.make_bot() if bot_takes_over else holder.empty()
+        return seat
+
+    def clear(self) -> list[Session]:
+        """Everyone leaves (the table is removed); who was there."""
+        members = [session for session, _ in self.listeners()]
+        for session in members:
+            session.tables.pop(self.place, None)
+        self.spectators.clear()
+        return members
+
+    def listeners(self) -> list[Listener]:
+        out: list[Listener] = [(s.session, s.index) for s in self.seats if s.session is not None]
+        out.extend((spectator, None) for spectator in self.spectators)
+        return out
+
+    def humans(self) -> Iterator[Seat]:
+        """The seats a player holds."""
+        return (seat for seat in self.seats if seat.session is not None)
+
+    def bots_only(self) -> bool:
+        return all(seat.session is None for seat in self.seats)
+
+    def empty(self) -> bool:
+        """Nobody sits or watches."""
+        return not self.spectators and self.bots_only()

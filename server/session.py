@@ -16,15 +16,16 @@ keep a log at all.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from collections import deque
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from boneyard.server.meter import TokenBucket
 from boneyard.server.wire import stamp
 
-if TYPE_CHECKING:
-    from boneyard.server.table import Table
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
 
 
 class Peer(Protocol):
@@ -33,13 +34,30 @@ class Peer(Protocol):
     def write(self, frame: bytes) -> None: ...
 
 
+class Place(Protocol):
+    """A table as the sessions at it know it (``boneyard.server.table.Table``, not imported here)."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    def snapshot_body(self, viewer: int | None) -> bytes: ...
+
+    def seat_connected(self, seat: int) -> None: ...
+
+    def seat_disconnected(self, seat: int) -> None: ...
+
+    def seat_away(self, seat: int) -> None: ...
+
+    def abandon(self, session: Session) -> None: ...
+
+
 class Session:
-    """One identified player. ``tables`` maps each table they are at to their seat (``None``: watching)."""
+    """One identified player. ``tables`` maps each table they are at to their seat (``None``: watching);
+    only a table's :class:`~boneyard.server.seats.Roster` writes it."""
 
     __slots__ = (
         "_log_frames",
-        "chat_stamp",
-        "chat_tokens",
+        "chat",
         "client",
         "log",
         "name",
@@ -59,11 +77,11 @@ class Session:
         self.token: str | None = None
         self.log: deque[bytes] | None = None
         self._log_frames = log_frames
-        self.tables: dict[Table, int | None] = {}
-        self.timer: asyncio.TimerHandle | None = None
+        self.tables: dict[Place, int | None] = {}
+        self.timer: Cancellable | None = None
         """The grace or expiry timer of a dropped session."""
-        self.chat_tokens = -1.0
-        self.chat_stamp = 0.0
+        self.chat: TokenBucket | None = None
+        """Meters chat lines (made at the first one)."""
 
     def start_log(self) -> None:
         """Keep what is sent from now on, for resume (once the session holds a token)."""
@@ -87,21 +105,15 @@ class Session:
             return None
         return list(itertools.islice(log, len(log) - missed, None))
 
-    def seats(self) -> list[tuple[Table, int]]:
+    def seats(self) -> list[tuple[Place, int]]:
         """The seats this session holds, as ``(table, seat)``."""
         return [(t, s) for t, s in self.tables.items() if s is not None]
 
     def take_chat_token(self, now: float, per_minute: int) -> bool:
         """Meter chat lines: a bucket of ``per_minute`` lines refilled over a minute."""
-        if self.chat_tokens < 0:
-            self.chat_tokens = float(per_minute)
-        else:
-            self.chat_tokens = min(per_minute, self.chat_tokens + (now - self.chat_stamp) * per_minute / 60)
-        self.chat_stamp = now
-        if self.chat_tokens < 1:
-            return False
-        self.chat_tokens -= 1
-        return True
+        if self.chat is None:
+            self.chat = TokenBucket(per_minute, per_minute / 60, now)
+        return self.chat.take(now)
 
     def cancel_timer(self) -> None:
         if self.timer is not None:

@@ -13,6 +13,8 @@ frames; a bucket shared by all of a table's spectators keeps it at N. (Their num
 
 from __future__ import annotations
 
+from boneyard.server.meter import TokenBucket
+
 
 class SpectatorChat:
     """One bucket of ``per_minute`` chat lines per table, shared by its spectators, refilled over a minute."""
@@ -21,17 +23,15 @@ class SpectatorChat:
 
     def __init__(self, per_minute: int) -> None:
         self._per_minute = per_minute
-        self._buckets: dict[str, tuple[float, float]] = {}
-        """Table id: (tokens, when last counted)."""
+        self._buckets: dict[str, TokenBucket] = {}
+        """Each table's bucket, made at its spectators' first line."""
 
     def take(self, table_id: str, now: float) -> bool:
         """Whether a spectator at ``table_id`` may send a chat line now (and count it)."""
-        per_minute = self._per_minute
-        tokens, stamp = self._buckets.get(table_id, (float(per_minute), now))
-        tokens = min(float(per_minute), tokens + (now - stamp) * per_minute / 60)
-        allowed = tokens >= 1
-        self._buckets[table_id] = (tokens - 1 if allowed else tokens, now)
-        return allowed
+        bucket = self._buckets.get(table_id)
+        if bucket is None:
+            bucket = self._buckets[table_id] = TokenBucket(self._per_minute, self._per_minute / 60, now)
+        return bucket.take(now)
 
     def forget(self, table_id: str) -> None:
         """The table is gone."""

@@ -15,24 +15,16 @@ Pong(type='pong', seq=2, reply_to=7)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgpack
 from pydantic import BaseModel, TypeAdapter
 
-from boneyard.protocol import (
-    ENGINE_EVENTS,
-    Action,
-    Error,
-    ErrorCode,
-    MoonView,
-    StraightView,
-    event_from_engine,
-)
+from boneyard.protocol import ENGINE_EVENTS, Action, Error, ErrorCode, View, event_from_engine
 from boneyard.protocol.values import CommandId
-from boneyard.server.games.moon import action_to_dict as moon_action_dict
-from boneyard.server.games.registry import GameSpec
+from boneyard.server.games.registry import GAMES, GameSpec
 
 _pack = msgpack.Packer().pack
 # packb of a fresh Packer each call is slower than one shared Packer (it keeps no state between calls).
@@ -69,52 +61,132 @@ def error_body(code: ErrorCode, message: str, reply_to: CommandId | None = None)
     return body_of(Error(type="error", seq=1, reply_to=reply_to, code=code, message=message[:500]))
 
 
+_OK_HEAD = body_of_dict({"type": "ok", "seq": 1, "reply_to": None})[:-1]  # all but the packed None
+
+
 def ok_body(reply_to: CommandId | None) -> bytes:
-    # ``reply_to`` comes from a validated command: no need to validate an ``Ok`` model for every act.
-    return body_of_dict({"type": "ok", "seq": 1, "reply_to": reply_to})
+    """``ok``: a fixed head and the packed ``reply_to`` (taken from a validated command: no model to
+    validate for every act).
+
+    >>> ok_body(7) == body_of_dict({"type": "ok", "seq": 1, "reply_to": 7})
+    True
+    """
+    packed: bytes = _pack(reply_to)
+    return _OK_HEAD + packed
 
 
-# --- actions ----------------------------------------------------------------------------------
+def array_header(n: int) -> bytes:
+    """The msgpack header of an array of ``n`` items.
 
-_WIRE_ACTIONS: dict[object, dict[str, Any]] = {}
+    >>> array_header(3) + b"".join(msgpack.packb(i) for i in range(3)) == msgpack.packb([0, 1, 2])
+    True
+    """
+    if n < 16:
+        return bytes((0x90 | n,))
+    return b"\xdc" + n.to_bytes(2, "big") if n < 65536 else b"\xdd" + n.to_bytes(4, "big")
+
+
+_TIME_LEFT_KEY = _pack("time_left_ms")
+_LEGAL_KEY = _pack("legal_actions")
+
+
+def turn_head(table_id: str) -> bytes:
+    """The fixed start of a table's ``turn`` bodies (everything up to the seat's value)."""
+    full = body_of_dict(
+        {
+            "type": "turn",
+            "seq": 1,
+            "table_id": table_id,
+            "seat": None,
+            "time_left_ms": None,
+            "legal_actions": None,
+        }
+    )
+    return full[: -(3 + len(_TIME_LEFT_KEY) + len(_LEGAL_KEY))]
+
+
+def turn_body(head: bytes, seat: int, time_left_ms: int | None, legal_actions: Sequence[Any]) -> bytes:
+    """A ``turn`` body from its table's head, the seat to move and the engine actions it may take
+    (each packed once, ever).
+
+    >>> from boneyard.server.games.moon import Pass
+    >>> turn_body(turn_head("t1"), 2, 900, [Pass()]) == body_of_dict({"type": "turn", "seq": 1,
+    ...     "table_id": "t1", "seat": 2, "time_left_ms": 900, "legal_actions": [wire_action(Pass())]})
+    True
+    """
+    actions = b"".join([_PACKED_OF.get(a) or _pack(wire_action(a)) for a in legal_actions])
+    return b"".join(
+        (
+            head,
+            _pack(seat),
+            _TIME_LEFT_KEY,
+            _pack(time_left_ms),
+            _LEGAL_KEY,
+            array_header(len(legal_actions)),
+            actions,
+        )
+    )
+
+
+# --- actions ---------------------------------------------------------------------------------
+#
+# A game's actions are a small finite set (``GameSpec.actions``: 71 in Moon, 142 in Straight), so
+# both directions are complete tables built once at import, not caches: an engine action to its
+# wire dict and its stored JSON, and each game's wire actions (by their field values) to the
+# engine's. No record parser runs on the live path, and no game is named here.
+
+
+def _key(model: BaseModel) -> tuple[Any, ...]:
+    # The model's class and field values: cheaper than the model's own hash, and exact.
+    return (type(model), *model.__dict__.values())
+
+
+_WIRE_OF: dict[object, dict[str, Any]] = {}
+_PACKED_OF: dict[object, bytes] = {}
+_JSON_OF: dict[object, str] = {}
+_ENGINE_OF: dict[str, dict[tuple[Any, ...], Any]] = {}
+
+for _spec in GAMES.values():
+    _engine_of = _ENGINE_OF[_spec.name] = {}
+    for _action in _spec.actions:
+        _model = _ACTION_ADAPTER.validate_python(_action.as_dict())
+        _WIRE_OF[_action] = _model.model_dump()
+        _PACKED_OF[_action] = _pack(_WIRE_OF[_action])
+        _JSON_OF[_action] = json.dumps(_WIRE_OF[_action], separators=(",", ":"))
+        _engine_of[_key(_model)] = _action
 
 
 def wire_action(action: Any) -> dict[str, Any]:
-    """An engine action as its wire dict (every field, ``end: null`` included), cached per action.
+    """An engine action as its wire dict (every field, ``end: null`` included).
 
-    Engine actions are frozen values from a small finite set, so the cache stays small.
+    >>> from boneyard.server.games.moon import Play
+    >>> wire_action(Play((6, 4)))
+    {'type': 'play', 'tile': (6, 4), 'end': None}
     """
-    out = _WIRE_ACTIONS.get(action)
-    if out is None:
-        raw = action.as_dict() if hasattr(action, "as_dict") else moon_action_dict(action)
-        out = _WIRE_ACTIONS[action] = _ACTION_ADAPTER.validate_python(raw).model_dump()
+    out = _WIRE_OF.get(action)
+    if out is None:  # not one of its game's actions as listed (never, for the engines' own)
+        out = _ACTION_ADAPTER.validate_python(action.as_dict()).model_dump()
     return out
+
+
+def action_json(action: Any) -> str:
+    """An engine action as stored: its wire form as compact JSON."""
+    return _JSON_OF.get(action) or json.dumps(wire_action(action), separators=(",", ":"))
 
 
 def engine_action(spec: GameSpec, action: BaseModel) -> Any | None:
     """The engine action of a wire action, or ``None`` when it is not an action of this game at all.
 
-    Only the shape is checked here; whether it is legal now is the engine's call. Cached per game
-    and (frozen, hashable) wire action: there are a few hundred of them.
+    Only the shape is checked here; whether it is legal now is the engine's call.
+
+    >>> from boneyard.protocol import PlayAction
+    >>> from boneyard.server.games.registry import GAMES
+    >>> engine_action(GAMES["moon"], PlayAction(type="play", tile=(6, 4)))
+    Play(tile=(6, 4))
+    >>> engine_action(GAMES["moon"], PlayAction(type="play", tile=(6, 4), end="left")) is None
+    True
     """
-    key = (spec.name, type(action), *action.__dict__.values())  # cheaper than the model's own hash
-    if key in _ENGINE_ACTIONS:
-        return _ENGINE_ACTIONS[key]
-    data = action.model_dump()
-    engine: Any | None = None
-    if spec.name != "moon" or data.get("end") is None:  # a Moon play has no end
-        try:
-            engine = spec.action_from_record(data)
-        except (ValueError, KeyError, TypeError):
-            engine = None
-    if len(_ENGINE_ACTIONS) < _ENGINE_ACTIONS_KEPT:
-        _ENGINE_ACTIONS[key] = engine
-    return engine
-
-
-_ENGINE_ACTIONS: dict[tuple[Any, ...], Any | None] = {}
-_ENGINE_ACTIONS_KEPT = 10_000
-"""Valid wire actions are few; a client sending odd ones cannot grow the cache past this."""
+    return _ENGINE_OF[spec.name].get(_key(action))
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -160,12 +232,14 @@ _EVENTS_KEPT = 20_000
 # --- views ------------------------------------------------------------------------------------
 
 
-def view_model(game: str, view: Any, *, hide_actions: bool = False) -> MoonView | StraightView:
-    """The wire model of an engine view (``hide_actions``: the seat may not act, e.g. during a hand-over)."""
+_VIEW_ADAPTER: TypeAdapter[Any] = TypeAdapter(View)
+
+
+def view_model(game: str, view: Any, *, hide_actions: bool = False) -> Any:
+    """The wire model of an engine view (``hide_actions``: the seat may not act, e.g. during a hand-over),
+    chosen by its ``game``."""
     data = view.as_dict()
-    data["game"] = game  # the Moon view's dict does not name its game
+    data["game"] = game  # named here: not every engine's view names its game
     if hide_actions:
         data["legal_actions"] = []
-    if game == "moon":
-        return MoonView.model_validate(data)
-    return StraightView.model_validate(data)
+    return _VIEW_ADAPTER.validate_python(data)

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 from boneyard.clients.cli.core.commands import CommandError
 from boneyard.clients.cli.core.session import Client
 from boneyard.clients.cli.ui.app import TerminalUI
+from boneyard.protocol.values import PARTNERSHIP_PLAYERS, check_partnerships
 
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
 
@@ -102,9 +103,8 @@ def play_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
         return options, 3
     players = args.players or 4
     options["players"] = players
-    if args.partnerships and players != 4:
-        raise ValueError("partnerships need 4 players")
-    if players == 4:
+    check_partnerships(players, args.partnerships)
+    if players == PARTNERSHIP_PLAYERS:
         options["partnerships"] = bool(args.partnerships)
     return options, players
 

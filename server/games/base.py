@@ -124,6 +124,11 @@ class Engine(Protocol):
         """The actions ``seat`` may take now; empty when it is not that seat's turn."""
         ...
 
+    def check_turn(self, seat: int) -> None:
+        """Raise :class:`IllegalAction` (``game_over``, ``not_your_turn``) unless ``seat`` may act now: the
+        first thing ``apply`` checks, and what the server says to an action that is no action of the game."""
+        ...
+
     def apply(self, seat: int, action: Any, *, auto: bool = False) -> list[Event]:
         """Take ``action`` for ``seat`` (``auto``: the server acted for the player)."""
         ...

@@ -20,7 +20,9 @@ from boneyard.protocol.values import BotLevel
 from boneyard.server.games import moon, straight
 from boneyard.server.games.base import Dealer, Engine
 from boneyard.server.games.moon import search as moon_search
+from boneyard.server.games.moon.actions import ALL_ACTIONS as MOON_ACTIONS
 from boneyard.server.games.straight import search as straight_search
+from boneyard.server.games.straight.actions import ALL_ACTIONS as STRAIGHT_ACTIONS
 
 LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 """Bot levels, weakest first: ``basic`` is a heuristic, ``good`` and ``strong`` search
@@ -38,6 +40,9 @@ class GameSpec:
     action_from_record: Callable[[Mapping[str, Any]], Any]
     bot: BotFn
     """The basic bot: ``bot(view, rng) -> action``, seeing only what its seat may see."""
+    actions: tuple[Any, ...] = ()
+    """Every well-formed action of the game (each with ``as_dict()``, its wire form): what the wire
+    translation (``boneyard.server.wire``) maps client actions to."""
     searchers: Mapping[str, BotFn] = dataclasses.field(default_factory=dict)
     """The searching bots by level (``good``, ``strong``)."""
 
@@ -72,6 +77,7 @@ GAMES: dict[str, GameSpec] = {
         moon.MoonGame,
         moon.action_from_record,
         moon.choose,
+        MOON_ACTIONS,
         {"good": moon_search.GOOD.choose, "strong": moon_search.STRONG.choose},
     ),
     "straight": GameSpec(
@@ -80,6 +86,7 @@ GAMES: dict[str, GameSpec] = {
         straight.StraightGame,
         straight.action_from_record,
         straight.choose,
+        STRAIGHT_ACTIONS,
         {"good": straight_search.GOOD.choose, "strong": straight_search.STRONG.choose},
     ),
 }

@@ -17,31 +17,57 @@ its ``seq`` from its ``hello``.
 from __future__ import annotations
 
 import logging
-import time
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from boneyard.protocol.values import cleaned_name
-from boneyard.server.fairdeal import GameSeeds
-from boneyard.server.games.registry import game_spec
-from boneyard.server.session import Session
+from boneyard.server.games.registry import GameSpec, game_spec
 from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.store import StoredSession, StoredTable
-from boneyard.server.table import Table
-
-if TYPE_CHECKING:
-    from boneyard.server.lobby import Lobby
 
 log = logging.getLogger("boneyard.storage")
 
 
-def restore(lobby: Lobby, tables: list[StoredTable], sessions: dict[str, StoredSession]) -> int:
-    """Put the stored tables and sessions back in ``lobby``; the number of tables restored."""
-    now = time.time()
-    restored: dict[str, Session] = {}
-    turns: list[tuple[Table, float | None]] = []
+class RestoredTable(Protocol):
+    """What a restore does to a table (``boneyard.server.table.Table``): the methods that build one live."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def moves(self) -> int: ...
+    def seat_player(self, session: Any, seat: int, *, hand_over: bool = False) -> None: ...
+    def seat_bot(self, seat: int, level: str | None = None) -> None: ...
+    def restore_seat(self, seat: int, *, auto: bool, timeouts: int) -> None: ...
+    def restore_game(self, stored: StoredTable, actions: list[tuple[int, Any, bool]]) -> None: ...
+    def restored(self) -> None: ...
+    def resume_turn(self, seconds_left: float | None) -> None: ...
+
+
+class RestoreTarget(Protocol):
+    """Where tables and sessions are restored (``boneyard.server.lobby.Lobby``; not imported here)."""
+
+    def open_table(
+        self, spec: GameSpec, options: Any, seconds: int | None, /, *, table_id: str
+    ) -> RestoredTable: ...
+    def restore_session(self, stored: StoredSession) -> Any: ...
+    def continue_ids(self, table_ids: Sequence[str], player_ids: Sequence[str]) -> None: ...
+    def session_dropped(self, session: Any) -> None: ...
+
+
+def restore(
+    target: RestoreTarget,
+    tables: list[StoredTable],
+    sessions: dict[str, StoredSession],
+    now: float,
+    grace_seconds: float = 0.0,
+) -> int:
+    """Put the stored tables and sessions back in ``target`` (``now``: the wall-clock time, which stored
+    deadlines are measured against; a turn left gets at least ``grace_seconds``); the number of tables
+    restored."""
+    restored: dict[str, Any] = {}
+    turns: list[tuple[RestoredTable, float | None]] = []
     for stored in tables:
         try:
-            table = _table(lobby, stored, sessions, restored)
+            table = _table(target, stored, sessions, restored)
         except Exception as error:
             raise StorageError(f"table {stored.table_id} does not restore: {error}") from error
         if table.status == "playing":
@@ -49,11 +75,11 @@ def restore(lobby: Lobby, tables: list[StoredTable], sessions: dict[str, StoredS
             if stored.deadline is not None and stored.deadline_move == table.moves:
                 # The clock ran while the server was down: the player gets at least the grace period
                 # to reconnect before anything is played for them.
-                left = max(lobby.settings.grace_seconds, stored.deadline - now)
+                left = max(grace_seconds, stored.deadline - now)
             turns.append((table, left))
-    lobby.continue_ids([t.table_id for t in tables], [s.player_id for s in restored.values()])
+    target.continue_ids([t.table_id for t in tables], [sessions[token].player_id for token in restored])
     for session in restored.values():
-        lobby.session_dropped(session)  # seats wait grace_seconds for the player to resume
+        target.session_dropped(session)  # seats wait grace_seconds for the player to resume
     for table, left in turns:
         table.resume_turn(left)
     if tables:
@@ -62,55 +88,28 @@ def restore(lobby: Lobby, tables: list[StoredTable], sessions: dict[str, StoredS
 
 
 def _table(
-    lobby: Lobby, stored: StoredTable, sessions: dict[str, StoredSession], restored: dict[str, Session]
-) -> Table:
+    target: RestoreTarget, stored: StoredTable, sessions: dict[str, StoredSession], restored: dict[str, Any]
+) -> RestoredTable:
     spec = game_spec(stored.game)
-    table = Table(lobby, stored.table_id, spec, spec.options_from_dict(stored.options), stored.turn_seconds)
-    table.status = stored.status
-    table.rematch = set(stored.rematch)
-    table.owner, table.invite = stored.owner, stored.invite
-    table.bot_delay_ms, table.record_id = stored.bot_delay_ms, stored.record_id
+    options = spec.options_from_dict(stored.options)
+    table = target.open_table(spec, options, stored.turn_seconds, table_id=stored.table_id)
     for row in stored.seats:
-        seat = table.seats[row.seat]
-        name = None if row.name is None else cleaned_name(row.name)  # stored before names were checked
-        seat.name, seat.bot, seat.auto, seat.timeouts = name, row.bot, row.auto, row.timeouts
-        seat.level = row.level
         if row.token is None:
+            if row.bot:
+                table.seat_bot(row.seat, row.level)
+                table.restore_seat(row.seat, auto=row.auto, timeouts=row.timeouts)
+            continue
+        known = sessions.get(row.token)
+        if known is None:  # the token was forgotten as the seat was stored: given up
+            if stored.status == "playing":
+                table.seat_bot(row.seat)
             continue
         session = restored.get(row.token)
         if session is None:
-            known = sessions.get(row.token)
-            if known is None:  # the token was forgotten as the seat was stored: given up
-                if stored.status == "playing":
-                    seat.make_bot()
-                else:
-                    seat.empty()
-                continue
-            session = restored[row.token] = _session(lobby, known)
-        seat.session = session
-        session.tables[table] = row.seat
-    if stored.seed is not None and stored.status != "waiting":
-        actions = [(seat, spec.action_from_record(action), auto) for seat, action, auto in stored.actions]
-        seeds = GameSeeds.stored(
-            len(table.seats), stored.seed, stored.deal_algorithm, stored.player_seeds, stored.dealt
-        )
-        table.replay(stored.games, seeds, actions)
-    else:
-        table.games = stored.games
-    lobby.tables[table.table_id] = table
-    lobby.wal.table(table, stored=True)
+            session = restored[row.token] = target.restore_session(known)
+        table.seat_player(session, row.seat, hand_over=row.bot)
+        table.restore_seat(row.seat, auto=row.auto, timeouts=row.timeouts)
+    actions = [(seat, spec.action_from_record(action), auto) for seat, action, auto in stored.actions]
+    table.restore_game(stored, actions)
+    table.restored()
     return table
-
-
-def _session(lobby: Lobby, stored: StoredSession) -> Session:
-    """A session that holds seats and a token, with its message log if the server stopped gracefully
-    (without one, its first resume gets snapshots)."""
-    session = Session(stored.player_id, cleaned_name(stored.name), lobby.settings.resume_buffer_frames)
-    session.token = stored.token
-    if stored.log is not None:
-        session.start_log()
-        assert session.log is not None
-        session.log.extend(stored.log)
-        session.seq = stored.seq
-    lobby.by_token[stored.token] = session
-    return session

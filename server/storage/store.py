@@ -2,7 +2,7 @@
 
 The write side is :class:`TableLog`, called by the lobby and the tables at the moments their
 durable state changes: a table's row and seats (:meth:`~TableLog.table`, from ``Table.changed``),
-each accepted action (from ``PlayingTable._commit``, before anyone hears of it), the turn's
+each accepted action (from ``Match.commit``, before anyone hears of it), the turn's
 deadline, resume tokens, and finished games' records (:class:`SQLiteRecordStore`). Every write is
 a statement queued on the :class:`~server.storage.journal.Journal`, committed in the background
 before any frame that follows it is sent. :data:`NO_LOG` is the same interface doing nothing
@@ -19,20 +19,16 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import msgpack
 
 from boneyard.server.records import GameRecord, validated
 from boneyard.server.storage.journal import Journal
-from boneyard.server.wire import wire_action
-
-if TYPE_CHECKING:
-    from boneyard.server.play import PlayingTable
-    from boneyard.server.session import Session
-    from boneyard.server.table import Table
+from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
         bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite)
@@ -59,34 +55,103 @@ _SET_SESSION_LOG = "UPDATE sessions SET seq = ?, log = ? WHERE token = ?"
 _FORGET_SESSION_LOGS = "UPDATE sessions SET seq = 0, log = NULL WHERE log IS NOT NULL"
 _INSERT_RECORD = "INSERT OR REPLACE INTO records (record_id, game, record, finished) VALUES (?, ?, ?, ?)"
 
-_ACTION_JSON: dict[object, str] = {}
-"""Engine actions as stored (their wire form as JSON), by value: a small, finite set."""
+
+class LoggedSeat(Protocol):
+    """A seat as it is stored (``boneyard.server.seats.Seat``)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def bot(self) -> bool: ...
+    @property
+    def auto(self) -> bool: ...
+    @property
+    def timeouts(self) -> int: ...
+    @property
+    def level(self) -> str: ...
+    @property
+    def token(self) -> str | None:
+        """The resume token of the player holding the seat, if one does."""
+        ...
+
+
+class LoggedTable(Protocol):
+    """A table as it is stored (``boneyard.server.table.Table``; this module does not import it)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def options_dict(self) -> dict[str, Any]: ...
+    @property
+    def turn_seconds(self) -> int | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def seed(self) -> str | None: ...
+    @property
+    def rematch(self) -> set[int]: ...
+    @property
+    def bot_delay_ms(self) -> int | None: ...
+    @property
+    def record_id(self) -> str | None: ...
+    @property
+    def seats(self) -> Sequence[LoggedSeat]: ...
+
+    def deal_columns(self) -> tuple[str | None, str | None, bool]:
+        """How the current game deals: algorithm, the players' seeds (JSON), whether it is dealt."""
+        ...
+
+    @property
+    def owner(self) -> str | None: ...
+    @property
+    def invite(self) -> str | None: ...
+
+
+class LoggedSession(Protocol):
+    """A session as it is stored (``boneyard.server.session.Session``)."""
+
+    @property
+    def token(self) -> str | None: ...
+    @property
+    def player_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def log(self) -> deque[bytes] | None: ...
 
 
 class TableLog(Protocol):
     """Where the lobby and the tables note every durable change."""
 
-    def table(self, table: Table, *, stored: bool = False) -> None:
+    def table(self, table: LoggedTable, *, stored: bool = False) -> None:
         """The table's row and seats as they are now (``stored``: they already are, after a restore)."""
         ...
 
     def table_removed(self, table_id: str) -> None: ...
 
-    def action(self, table: PlayingTable, seat: int, action: Any, auto: bool) -> None:
-        """An accepted action: move ``table.moves`` of game ``table.games``."""
+    def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
+        """An accepted action: move ``move`` (from 0) of game ``game`` at the table."""
         ...
 
-    def deadline(self, table: PlayingTable, when: float) -> None:
-        """The seat to move must act by ``when`` (``time.time()`` seconds)."""
+    def deadline(self, table_id: str, move: int, when: float) -> None:
+        """The seat to move (at move ``move``) must act by ``when`` (wall-clock seconds)."""
         ...
 
-    def session(self, session: Session) -> None:
+    def session(self, session: LoggedSession) -> None:
         """A session holding a resume token."""
         ...
 
     def session_gone(self, token: str) -> None: ...
 
-    def session_logs(self, sessions: Iterable[Session]) -> None:
+    def session_logs(self, sessions: Iterable[LoggedSession]) -> None:
         """At a graceful stop: each session's ``seq`` and message log, for exact resumes after the restart."""
         ...
 
@@ -98,25 +163,25 @@ class TableLog(Protocol):
 class NoLog:
     """A :class:`TableLog` that keeps nothing (``durable = false``)."""
 
-    def table(self, table: Table, *, stored: bool = False) -> None:
+    def table(self, table: LoggedTable, *, stored: bool = False) -> None:
         pass
 
     def table_removed(self, table_id: str) -> None:
         pass
 
-    def action(self, table: PlayingTable, seat: int, action: Any, auto: bool) -> None:
+    def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
         pass
 
-    def deadline(self, table: PlayingTable, when: float) -> None:
+    def deadline(self, table_id: str, move: int, when: float) -> None:
         pass
 
-    def session(self, session: Session) -> None:
+    def session(self, session: LoggedSession) -> None:
         pass
 
     def session_gone(self, token: str) -> None:
         pass
 
-    def session_logs(self, sessions: Iterable[Session]) -> None:
+    def session_logs(self, sessions: Iterable[LoggedSession]) -> None:
         pass
 
     def after_commit(self, callback: Callable[[], None]) -> None:
@@ -136,13 +201,11 @@ class DurableLog:
         self._rows: dict[str, TableRows] = {}
         """Each table's rows as last written: ``changed()`` often changes nothing stored."""
 
-    def table(self, table: Table, *, stored: bool = False) -> None:
+    def table(self, table: LoggedTable, *, stored: bool = False) -> None:
         table_id = table.table_id
-        if table.lobby.tables.get(table_id) is not table:
-            return  # removed already: never write it back
         row = (
             table_id,
-            table.spec.name,
+            table.game,
             json.dumps(table.options_dict),
             table.turn_seconds,
             table.status,
@@ -151,22 +214,12 @@ class DurableLog:
             json.dumps(sorted(table.rematch)),
             table.bot_delay_ms,
             table.record_id,
-            *(table.seeds.columns() if table.seeds is not None else (None, None, True)),
+            *table.deal_columns(),
             table.owner,
             table.invite,
         )
         seats = tuple(
-            (
-                table_id,
-                s.index,
-                s.name,
-                s.bot,
-                s.auto,
-                s.session.token if s.session else None,
-                s.timeouts,
-                s.level,
-            )
-            for s in table.seats
+            (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats
         )
         before = self._rows.get(table_id)
         self._rows[table_id] = (row, seats)
@@ -184,24 +237,22 @@ class DurableLog:
         for sql in _REMOVE_TABLE:
             self.journal.write(sql, (table_id,))
 
-    def action(self, table: PlayingTable, seat: int, action: Any, auto: bool) -> None:
-        text = _ACTION_JSON.get(action)
-        if text is None:
-            text = _ACTION_JSON[action] = json.dumps(wire_action(action), separators=(",", ":"))
-        if table.moves == 0:  # a new game: the previous one's actions are in its record
-            self.journal.write(_DROP_OLD_ACTIONS, (table.table_id, table.games))
-        self.journal.write(_INSERT_ACTION, (table.table_id, table.games, table.moves, seat, text, auto))
+    def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
+        text = action_json(action)
+        if move == 0:  # a new game: the previous one's actions are in its record
+            self.journal.write(_DROP_OLD_ACTIONS, (table_id, game))
+        self.journal.write(_INSERT_ACTION, (table_id, game, move, seat, text, auto))
 
-    def deadline(self, table: PlayingTable, when: float) -> None:
-        self.journal.write(_SET_DEADLINE, (when, table.moves, table.table_id))
+    def deadline(self, table_id: str, move: int, when: float) -> None:
+        self.journal.write(_SET_DEADLINE, (when, move, table_id))
 
-    def session(self, session: Session) -> None:
+    def session(self, session: LoggedSession) -> None:
         self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name))
 
     def session_gone(self, token: str) -> None:
         self.journal.write(_DROP_SESSION, (token,))
 
-    def session_logs(self, sessions: Iterable[Session]) -> None:
+    def session_logs(self, sessions: Iterable[LoggedSession]) -> None:
         for session in sessions:
             if session.token is not None and session.log is not None:
                 log = msgpack.packb(list(session.log))

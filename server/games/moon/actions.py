@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from boneyard.server.games.moon.rules import TrumpName, trump_index
-from boneyard.server.games.tiles import Tile, normalize
+from boneyard.server.games.moon.rules import BIDS, TrumpName, trump_index
+from boneyard.server.games.tiles import ALL_TILES, Tile, normalize
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +24,16 @@ class Bid:
 
     bid: int
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": "bid", "bid": self.bid}
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Pass in the auction (M4)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": "pass"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +42,18 @@ class Discard:
 
     tile: Tile
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": "discard", "tile": list(self.tile)}
+
 
 @dataclass(frozen=True, slots=True)
 class NameTrump:
     """The bidder names trump: ``0..6``, ``"doubles"`` or ``"none"`` (M7)."""
 
     trump: TrumpName
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": "trump", "trump": self.trump}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,21 +62,25 @@ class Play:
 
     tile: Tile
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": "play", "tile": list(self.tile)}
+
 
 Action = Bid | Pass | Discard | NameTrump | Play
+
+ALL_ACTIONS: tuple[Action, ...] = (
+    *(Bid(bid) for bid in BIDS),
+    Pass(),
+    *(Discard(tile) for tile in ALL_TILES),
+    *(NameTrump(trump) for trump in (*range(7), "doubles", "none")),
+    *(Play(tile) for tile in ALL_TILES),
+)
+"""Every well-formed Moon action (legal or not at a given moment): what the wire can name."""
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     """The record/wire form of an action, without ``seat``."""
-    if isinstance(action, Bid):
-        return {"type": "bid", "bid": action.bid}
-    if isinstance(action, Pass):
-        return {"type": "pass"}
-    if isinstance(action, Discard):
-        return {"type": "discard", "tile": list(action.tile)}
-    if isinstance(action, NameTrump):
-        return {"type": "trump", "trump": action.trump}
-    return {"type": "play", "tile": list(action.tile)}
+    return action.as_dict()
 
 
 def action_from_record(entry: Mapping[str, Any]) -> Action:

@@ -151,14 +151,18 @@ class MoonGame:
         table = _ACTIONS[st.phase]
         return [table[m] for m in st.legal_moves()]
 
-    def apply(self, seat: int, action: Action, *, auto: bool = False) -> list[Event]:
-        """Take ``action`` for ``seat``; if illegal, raise :class:`IllegalAction` and change nothing."""
+    def check_turn(self, seat: int) -> None:
         st = self._st
         if st.phase == OVER:
             raise IllegalAction("the game is over", "game_over")
         if seat != st.to_move:
             whose = f"seat {st.to_move}'s turn to {_TURN_TO[st.phase]}"
             raise IllegalAction(f"it is {whose}, not yours (seat {seat})", "not_your_turn")
+
+    def apply(self, seat: int, action: Action, *, auto: bool = False) -> list[Event]:
+        """Take ``action`` for ``seat``; if illegal, raise :class:`IllegalAction` and change nothing."""
+        self.check_turn(seat)
+        st = self._st
         move = self._move_of(action)
         self._log[-1].actions.append((seat, _ACTIONS[st.phase][move], auto))  # canonical form
         phase = st.phase

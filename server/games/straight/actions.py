@@ -62,6 +62,8 @@ _PLAY_CODE: dict[Action, int] = {
     p: encode(TILE_IDS[p.tile], OPENING if p.end is None else END_INDEX[p.end]) for p in _PLAYS
 }
 _CODE_OF: dict[Action, int] = {**_PLAY_CODE, _DRAW: DRAW, _PASS: PASS}
+ALL_ACTIONS: tuple[Action, ...] = (*_PLAYS, _DRAW, _PASS)
+"""Every well-formed Straight action (legal or not at a given moment): what the wire can name."""
 ACTION_OF: dict[int, Action] = {code: a for a, code in _CODE_OF.items()}
 """Every action by its code."""
 

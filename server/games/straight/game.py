@@ -66,13 +66,16 @@ class StraightGame(StraightCore):
 
     # ----- the public path ----------------------------------------------------------------------
 
-    def apply(self, seat: int, action: Action, *, auto: bool = False) -> list[Event]:
-        """Take ``action`` for ``seat``; if it is illegal, raise :class:`IllegalAction` and change nothing."""
+    def check_turn(self, seat: int) -> None:
         if self._winner is not None:
             raise IllegalAction("the game is over", "game_over")
         if seat != self._turn:
             who = "no one" if self._turn < 0 else f"seat {self._turn}"
             raise IllegalAction(f"it is {who}'s turn, not yours (seat {seat})", "not_your_turn")
+
+    def apply(self, seat: int, action: Action, *, auto: bool = False) -> list[Event]:
+        """Take ``action`` for ``seat``; if it is illegal, raise :class:`IllegalAction` and change nothing."""
+        self.check_turn(seat)
         code = code_of(action)
         if code is None:
             raise IllegalAction(f"{action!r} is not a Straight action")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boneyard.protocol.values import PARTNERSHIP_PLAYERS, check_partnerships
+
 
 @dataclass(frozen=True, slots=True)
 class StraightOptions:
@@ -28,9 +30,8 @@ class StraightOptions:
         if type(self.players) is not int or not 2 <= self.players <= 4:
             raise ValueError(f"players must be 2, 3 or 4, not {self.players!r}")
         if self.partnerships is None:
-            object.__setattr__(self, "partnerships", self.players == 4)
-        elif self.partnerships and self.players != 4:
-            raise ValueError("partnerships need 4 players")
+            object.__setattr__(self, "partnerships", self.players == PARTNERSHIP_PLAYERS)
+        check_partnerships(self.players, self.partnerships)
         if type(self.target) is not int or self.target < 1:
             raise ValueError(f"target must be a positive int, not {self.target!r}")
 

@@ -1,0 +1,270 @@
+"""The seam between the socket tier and the table tier: typed commands in, frames to sessions out.
+
+A connection (:mod:`~boneyard.server.connection`) turns each frame into a typed command (or a
+refusal: undecodable, rate-limited) and hands it to :class:`Commands`, with the :class:`Link` it
+came on. Nothing else crosses: the table tier answers with frames, written to the link or, once it
+is identified, delivered to its :class:`~boneyard.server.session.Session` (numbered, logged for
+resume); and it may ask the link to close, with a documented code. In one process the hand-over is
+a direct call on the connection object itself (it is the link: no copy, no extra object); a table
+tier in another process would hold a link per remote connection and put the same calls on a bus.
+
+Here are identification and resume (PROTOCOL.md section 7), the routing of each command type to
+the lobby or the table it names, and the replies: ``ok``, or ``error`` with its code.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from boneyard.protocol import REPLIES, ErrorCode, Identify, SeatRef, Welcome
+from boneyard.protocol.values import CommandId
+from boneyard.server.errors import CommandError
+from boneyard.server.lobby import Lobby
+from boneyard.server.logs import ids
+from boneyard.server.session import Session
+from boneyard.server.table import Table
+from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, stamp
+
+log = logging.getLogger("boneyard.connection")
+
+_PONG = {"type": "pong", "seq": 1}
+
+
+class Link(Protocol):
+    """One connection as the table tier sees it. The table tier keeps ``session`` (once identified)
+    and ``seq`` (the numbering before that) on it; the socket tier writes and closes."""
+
+    session: Session | None
+    seq: int
+
+    def write(self, frame: bytes) -> None:
+        """Queue one complete frame for the client."""
+        ...
+
+    def close_with(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` (after the frames queued before)."""
+        ...
+
+    def peer(self) -> str | None:
+        """Who is on the other end, for logs."""
+        ...
+
+    def host(self) -> str:
+        """The client's address (what per-address quotas count)."""
+        ...
+
+    def charge(self, reply_bytes: int) -> None:
+        """Meter a big reply as commands (the one signal back to the socket tier's token bucket)."""
+        ...
+
+
+class Commands:
+    """The table tier's front door: what a connection hands every decoded command to."""
+
+    __slots__ = ("hello", "lobby")
+
+    def __init__(self, lobby: Lobby, hello: bytes) -> None:
+        self.lobby = lobby
+        self.hello = hello
+        """The ``hello`` body (the same for every connection)."""
+
+    # -- what the socket tier calls --------------------------------------------------------------------
+
+    def connected(self, link: Link) -> None:
+        """A new connection: ``hello``."""
+        send(link, self.hello)
+
+    def refuse(self, link: Link, code: ErrorCode, message: str, reply_to: CommandId | None) -> bool:
+        """A frame the socket tier refused (undecodable, over the rate): an ``error`` reply. ``False``
+        when the link is not identified yet (it was closed with 4001 for an undecodable first frame)."""
+        self._error(link, code, message, reply_to)
+        if link.session is None and code != "rate_limited":
+            link.close_with(4001, "the first command must be a valid identify")
+            return False
+        return True
+
+    def handle(self, link: Link, command: Any) -> None:
+        """One decoded command, handled to its last frame queued (nothing awaits)."""
+        kind = command.type
+        reply_to = command.id
+        self.lobby.metrics.command(kind)
+        session = link.session
+        if session is None:
+            if kind == "ping":
+                send(link, body_of_dict({**_PONG, "reply_to": reply_to}))
+            elif kind == "identify":
+                self._identify(link, command)
+            else:
+                self._error(link, "not_identified", "identify first", reply_to)
+                link.close_with(4001, "the first command must be identify")
+            return
+        try:
+            HANDLERS[kind](self, link, session, command)
+        except CommandError as refused:
+            self._error(link, refused.code, refused.message, reply_to)
+            return
+        except Exception:
+            log.exception("command %s failed", kind, extra=ids(peer=link.peer()))
+            self._error(link, "internal_error", "the server failed on this command", reply_to)
+            return
+        if reply_to is not None and kind in OK_REPLIES:
+            session.deliver(ok_body(reply_to))
+
+    def disconnected(self, link: Link) -> None:
+        """The connection is closed: its session (if any) drops, and keeps its seats for a grace period."""
+        session, link.session = link.session, None
+        if session is not None and session.client is link:
+            self.lobby.session_dropped(session)
+
+    # -- identification and resume ---------------------------------------------------------------------
+
+    def _error(self, link: Link, code: ErrorCode, message: str, reply_to: CommandId | None) -> None:
+        self.lobby.metrics.error(code)
+        send(link, error_body(code, message, reply_to))
+
+    def _identify(self, link: Link, command: Identify) -> None:
+        lobby = self.lobby
+        if lobby.stopping:
+            link.close_with(1012, "the server is restarting")
+            return
+        if command.resume is None:
+            session = lobby.new_session(command.name)
+            peer = link.peer()
+            _attach(link, session)
+            session.deliver(_welcome(session, command.id, resumed=False, replayed=0))
+            lobby.enter_lobby(session)
+            log.info("identified", extra=ids(player_id=session.player_id, peer=peer))
+            return
+        resumed = lobby.by_token.get(command.resume.token)
+        if resumed is None:
+            link.close_with(4002, "unknown or expired resume token")
+            return
+        session = resumed
+        old = session.client
+        if old is not None and old is not link:  # another connection resumed this one's session
+            old_link: Link = old  # type: ignore[assignment]  # sessions' clients are links
+            old_link.session = None
+            old_link.close_with(4003, "another connection resumed this session")
+        session.cancel_timer()
+        missed = session.missed_since(command.resume.last_seq) or []
+        _attach(link, session)
+        session.deliver(_welcome(session, command.id, resumed=True, replayed=len(missed)))
+        seats = session.seats()
+        for body in missed:
+            session.deliver(body)
+        if not missed:
+            for table, seat in seats:
+                session.deliver(table.snapshot_body(seat))
+        for table, seat in seats:
+            table.seat_connected(seat)
+        lobby.enter_lobby(session)
+        log.info("resumed, %d replayed", len(missed), extra=ids(player_id=session.player_id))
+
+    # -- the commands of an identified session ---------------------------------------------------------
+
+    def _table(self, table_id: str) -> Table:
+        table = self.lobby.tables.get(table_id)
+        if table is None:
+            raise CommandError("no_such_table", f"no table {table_id}")
+        return table
+
+    def _ping(self, link: Link, session: Session, command: Any) -> None:
+        session.deliver(body_of_dict({**_PONG, "reply_to": command.id}))
+
+    def _again(self, link: Link, session: Session, command: Any) -> None:
+        raise CommandError("already_identified", "this connection is already identified")
+
+    def _list(self, link: Link, session: Session, command: Any) -> None:
+        session.deliver(self.lobby.table_list_body(command.id))
+
+    def _create(self, link: Link, session: Session, command: Any) -> None:
+        self.lobby.create_table(session, command, command.id, link.host())
+
+    def _join(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).join(session, command.seat, command.id, command.invite)
+
+    def _take_seat(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).take_seat(session, command.seat, command.id, command.invite)
+
+    def _spectate(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).spectate(session, command.id)
+
+    def _leave(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).leave(session)
+
+    def _rematch(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).request_rematch(session)
+
+    def _act(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).act(session, command.action)
+
+    def _chat(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).chat(session, command.text)
+
+    def _contribute_seed(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).contribute(session, command.seed)
+
+    def _get_record(self, link: Link, session: Session, command: Any) -> None:
+        body = self.lobby.record_bodies.reply(command.record_id, command.id)
+        if body is None:
+            raise CommandError("no_such_record", f"no finished game has the record {command.record_id}")
+        session.deliver(body)
+        link.charge(len(body))
+
+
+def send(link: Link, body: bytes) -> None:
+    """A body to a link: through its session once identified (numbered and logged), else numbered here."""
+    if link.session is not None:
+        link.session.deliver(body)
+    else:
+        link.seq += 1
+        link.write(stamp(body, link.seq))
+
+
+def _attach(link: Link, session: Session) -> None:
+    link.session = session
+    session.client = link
+    session.seq = link.seq  # the new connection's numbering goes on from its hello
+    if session.token is not None:
+        session.start_log()  # a session restored after a restart had none
+    if session.log is not None:
+        session.log.clear()
+
+
+def _welcome(session: Session, reply_to: CommandId | None, *, resumed: bool, replayed: int) -> bytes:
+    seats = tuple(SeatRef(table_id=t.table_id, seat=s) for t, s in session.seats())
+    return body_of(
+        Welcome(
+            type="welcome",
+            seq=1,
+            reply_to=reply_to,
+            player_id=session.player_id,
+            name=session.name,
+            resumed=resumed,
+            replayed=replayed,
+            seats=seats,
+        )
+    )
+
+
+HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
+    "ping": Commands._ping,
+    "identify": Commands._again,
+    "list_tables": Commands._list,
+    "create_table": Commands._create,
+    "join": Commands._join,
+    "take_seat": Commands._take_seat,
+    "spectate": Commands._spectate,
+    "leave": Commands._leave,
+    "rematch": Commands._rematch,
+    "act": Commands._act,
+    "chat": Commands._chat,
+    "get_record": Commands._get_record,
+    "contribute_seed": Commands._contribute_seed,
+}
+"""Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
+
+OK_REPLIES = frozenset(command for command, reply in REPLIES.items() if reply == "ok")
+"""Commands whose success is answered with ``ok`` (when they carry an ``id``)."""
