@@ -55,6 +55,7 @@ from boneyard.protocol.game import (
 )
 from boneyard.protocol.handshake import (
     FEATURE_BOT_DELAY,
+    FEATURE_BOT_LEVELS,
     FEATURE_PRIVATE_TABLES,
     Hello,
     Identify,
@@ -136,6 +137,7 @@ __all__ = [
     "ENGINE_EVENTS",
     "ERROR_CODES",
     "FEATURE_BOT_DELAY",
+    "FEATURE_BOT_LEVELS",
     "FEATURE_PRIVATE_TABLES",
     "PROTOCOL_VERSION",
     "RECORD_ADAPTER",

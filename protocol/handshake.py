@@ -90,6 +90,8 @@ FEATURE_BOT_DELAY = "bot_delay"
 """``hello.features`` names it when ``create_table`` accepts ``bot_delay_ms``."""
 FEATURE_PRIVATE_TABLES = "private_tables"
 """``hello.features`` names it when tables may be private (``create_table.private``, invite codes)."""
+FEATURE_BOT_LEVELS = "bot_levels"
+"""``hello.features`` names it when ``create_table`` accepts ``bot_levels``."""
 
 
 class Hello(ServerMessageBase):
@@ -107,7 +109,8 @@ class Hello(ServerMessageBase):
     """Optional features this server supports beyond protocol 1.0 (see Versioning): ``bot_delay``,
     ``create_table`` takes ``bot_delay_ms``; ``fair_deals``, the deals are committed to and take the
     players' seeds (section 5, "Fair deals"); ``private_tables``, ``create_table.private``, ``join.invite``
-    and ``take_seat.invite`` (error ``not_invited``)."""
+    and ``take_seat.invite`` (error ``not_invited``); ``bot_levels``, ``create_table`` takes
+    ``bot_levels``."""
 
 
 class Resume(WireModel):

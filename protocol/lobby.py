@@ -20,6 +20,7 @@ from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
     Bool,
     BotDelayMs,
+    BotLevel,
     ChatText,
     Count,
     Id,
@@ -50,6 +51,8 @@ class SeatInfo(WireModel):
     """The seat's player is connected (always true for a bot)."""
     auto: Bool
     """The server is playing for this seat (its player is away or ran out of time)."""
+    level: BotLevel | None = None
+    """The level of the bot playing this seat; ``null`` when no bot holds it. (Added within v1.)"""
 
 
 class BaseTable(WireModel):
@@ -195,6 +198,9 @@ class BaseCreateTable(CommandBase):
     game: Str
     bots: Seq[Seat] = ()
     """Seats a bot plays from the start."""
+    bot_levels: Seq[BotLevel] = ()
+    """The level of each bot in ``bots``, in the same order; omitted: every bot is ``basic``. Feature
+    ``bot_levels`` (a server that does not list it in ``hello.features`` rejects the field)."""
     turn_seconds: TurnSeconds | None = 30
     """Time per turn; ``null`` asks for no turn timer (a server may refuse: ``invalid_options``)."""
     seat: Seat | None = 0
@@ -222,6 +228,8 @@ class BaseCreateTable(CommandBase):
             raise PydanticCustomError("invalid_options", "bots and seat must name different seats")
         if any(s >= self.players for s in taken):
             raise PydanticCustomError("no_such_seat", "seats are 0..{last}", {"last": self.players - 1})
+        if self.bot_levels and len(self.bot_levels) != len(self.bots):
+            raise ValueError("bot_levels must give one level per seat in bots")
         return self
 
 

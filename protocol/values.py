@@ -103,6 +103,9 @@ Bid = Annotated[Literal[4, 5, 6, 7, 21], BeforeValidator(exact_int)]
 Trump = Annotated[int, Strict(), Field(ge=0, le=6)] | Literal["doubles", "none"]
 """Moon trump: a number 0..6, ``"doubles"`` or ``"none"``."""
 
+BotLevel = Literal["basic", "good", "strong"]
+"""How well a bot plays: ``basic`` (a quick heuristic), ``good`` (a search), ``strong`` (a deeper search)."""
+
 Id = Annotated[str, Strict(), Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 """A server-assigned identifier (table, record, player): 1-32 of ``A-Z a-z 0-9 _ -``."""
 

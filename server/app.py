@@ -33,12 +33,14 @@ from websockets.typing import Subprotocol
 from boneyard.protocol import (
     COMMAND_LIMITS,
     FEATURE_BOT_DELAY,
+    FEATURE_BOT_LEVELS,
     FEATURE_PRIVATE_TABLES,
     SUBPROTOCOL,
     Hello,
     Limits,
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.server.botrunner import BotRunner
 from boneyard.server.commands import Commands
 from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
 from boneyard.server.host import LoopClock
@@ -58,7 +60,7 @@ log = logging.getLogger("boneyard.server")
 
 SERVER_NAME = "boneyard/0.1.0"
 
-FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES)
+FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS)
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 
 FULL_COLLECTION_SECONDS = 1800.0
@@ -187,6 +189,8 @@ class BoneyardServer:
         self.lobby = Lobby(
             settings, self.metrics, self.store, LoopClock(loop), storage.log if storage else NO_LOG
         )
+        self.lobby.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
+        self.lobby.bots.start()
         limits = Limits(
             max_frame_bytes=settings.max_frame_bytes,
             commands_per_second=settings.commands_per_second,

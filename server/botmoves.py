@@ -17,7 +17,12 @@ def bot_random(seed: str, moves: int) -> random.Random:
     """The bot's tie-breaker for move ``moves`` of the game dealt from ``seed``: so that a restored
     table's bots choose exactly as they would have (and a fixed ``settings.seed`` replays a whole table).
     The seed only goes in through SHA-256, so the choices reveal nothing of it."""
-    return LazyRandom(hashlib.sha256(f"bots/{seed}/{moves}".encode()).digest())
+    return LazyRandom(bot_seed(seed, moves))
+
+
+def bot_seed(seed: str, moves: int) -> bytes:
+    """The seed of :func:`bot_random` (what a bot worker process seeds its generator with)."""
+    return hashlib.sha256(f"bots/{seed}/{moves}".encode()).digest()
 
 
 class AfterCommit:

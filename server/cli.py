@@ -1,4 +1,4 @@
-"""``boneyard-server``: the server's command line (subcommands ``serve``, ``simulate``, ``records``)."""
+"""``boneyard-server``: the server's command line (``serve``, ``simulate``, ``arena``, ``records``)."""
 
 from __future__ import annotations
 
@@ -69,6 +69,36 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     with out:
         count = write_records(records, out, args.games, progress=sys.stderr.isatty())
     print(f"wrote {count} {args.game} game records to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from boneyard.server.arena import report, run_arena
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    players = args.players if args.players is not None else (3 if args.game == "moon" else len(bots))
+    if bots and players % len(bots) == 0:
+        bots = bots * (players // len(bots))  # strong,basic for 4 players: strong,basic,strong,basic
+    if len(bots) != players:
+        parser.error(f"--bots gives {len(bots)} levels for {players} players")
+    if args.games < 1:
+        parser.error("--games must be 1 or more")
+    if args.jobs < 1:
+        parser.error("--jobs must be 1 or more")
+    try:
+        result = run_arena(
+            args.game,
+            bots,
+            games=args.games,
+            seed=args.seed,
+            partnerships=args.partnerships,
+            target=args.target,
+            jobs=args.jobs,
+            progress=sys.stderr.isatty(),
+        )
+    except (ValueError, TypeError) as error:
+        parser.error(str(error))
+    print(report(result))
     return 0
 
 
@@ -197,6 +227,29 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--target", type=int, help="points to win (default: moon 21, straight 250)")
     sim.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     sim.set_defaults(run=_run_simulate)
+
+    arena = commands.add_parser(
+        "arena", help="bot levels against each other on duplicate deals, with win rates and timings"
+    )
+    arena.add_argument("--game", required=True, choices=sorted(GAMES))
+    arena.add_argument(
+        "--bots",
+        required=True,
+        metavar="LEVELS",
+        help="one level per seat, comma-separated: basic, good, strong (e.g. strong,basic,basic); "
+        "a shorter list repeats to fill --players",
+    )
+    arena.add_argument("--players", type=int, choices=(2, 3, 4), help="straight: 2, 3 or 4")
+    arena.add_argument(
+        "--partnerships",
+        action=argparse.BooleanOptionalAction,
+        help="straight with 4 players: seats 0+2 against 1+3 (default on)",
+    )
+    arena.add_argument("--games", type=int, default=100, help="duplicate games (default 100)")
+    arena.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
+    arena.add_argument("--target", type=int, help="points to win (default: moon 21, straight 250)")
+    arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    arena.set_defaults(run=_run_arena)
     return parser
 
 

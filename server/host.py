@@ -23,7 +23,7 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from boneyard.server.records import RecordStore
 from boneyard.server.seats import Roster, Seat
@@ -141,8 +141,23 @@ class ActionCounter(Protocol):
         ...
 
 
+class BotThinker(Protocol):
+    """Where searching bots think off the event loop (``boneyard.server.botrunner.BotRunner``)."""
+
+    def choose(
+        self, game: str, level: str, view: Any, seed: bytes, done: Callable[[Any], None], *, human: bool
+    ) -> Cancellable:
+        """``done(action)`` later, on the loop, unless cancelled first."""
+        ...
+
+
 class TableHost(Protocol[T]):
     """What a table needs from the server it runs in (the lobby implements it)."""
+
+    @property
+    def bots(self) -> BotThinker | None:
+        """Where searching bots think; ``None``: every bot moves inline, on the loop."""
+        ...
 
     @property
     def settings(self) -> Settings: ...

@@ -27,6 +27,7 @@ import msgpack
 
 from boneyard.protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
 from boneyard.protocol.values import CommandId, cleaned_name
+from boneyard.server.botrunner import BotRunner
 from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES, GameSpec
 from boneyard.server.host import Cancellable, Clock
@@ -72,6 +73,8 @@ class Lobby:
         self.metrics = metrics
         self.records = records
         self.clock = clock
+        self.bots: BotRunner | None = None
+        """Where searching bots think, off the loop (set by the server; ``None``: inline)."""
         self.table_log = table_log
         """Where tables, seats, tokens and actions are written ahead (``boneyard.server.storage``)."""
         self.tables: dict[str, Table] = {}
@@ -220,6 +223,7 @@ class Lobby:
             options,
             turn_seconds,
             command.bots,
+            bot_levels=command.bot_levels,
             bot_delay_ms=command.bot_delay_ms,
             owner=session.player_id,
             invite=invite,
@@ -256,12 +260,13 @@ class Lobby:
         bot_delay_ms: int | None = None,
         owner: str | None = None,
         invite: str | None = None,
+        bot_levels: Sequence[str] = (),
     ) -> Table:
         """A new table in the lobby, written down; ``table_id``: a restored table, already stored (it is
         noted once it is whole, by :meth:`Table.restored`)."""
         restoring = table_id is not None
         table_id = table_id or f"t{next(self._table_ids)}-{self._run}"
-        table = Table(self, table_id, spec, options, turn_seconds, bots)
+        table = Table(self, table_id, spec, options, turn_seconds, bots, bot_levels)
         table.bot_delay_ms, table.owner, table.invite = bot_delay_ms, owner, invite
         self.tables[table.table_id] = table
         if not restoring:
@@ -373,6 +378,8 @@ class Lobby:
         self.stopping = True
         for table in self.tables.values():
             table.stop()
+        if self.bots is not None:
+            self.bots.close()
 
 
 def run_tag() -> str:

@@ -22,7 +22,7 @@ from functools import partial
 from random import Random
 from typing import Any
 
-from boneyard.server.botmoves import AfterCommit, bot_random
+from boneyard.server.botmoves import AfterCommit, bot_random, bot_seed
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine, Event, IllegalAction
@@ -380,11 +380,45 @@ class Match:
         self._play_for(self.seats[engine.to_move])
 
     def _play_for(self, seat: Seat) -> None:
-        """The bot chooses for ``seat``; marked ``auto`` when the seat is a human's."""
+        """The bot chooses for ``seat``: ``basic`` at once, a searching level off the loop (the host's
+        ``bots``; the timer holds the pending choice, so anything that rearms it cancels the choice)."""
         engine = self._dealt()
+        level = seat.level if seat.bot else self.host.settings.away_bot_level
+        thinker = self.host.bots
+        if level != "basic" and thinker is not None:
+            moves = self.moves
+            self._timer = thinker.choose(
+                self.spec.name,
+                level,
+                engine.view(seat.index),
+                bot_seed(self.seed, moves),
+                lambda action: self._thought(engine, seat, moves, action),
+                human=not self.room.roster.bots_only(),
+            )
+            return
+        try:
+            action = self.spec.bot_at(level)(engine.view(seat.index), self.bot_random())
+        except Exception:
+            log.exception("the bot failed; the table stops", extra=ids(table_id=self.room.table_id))
+            return
+        self._bot_chose(engine, seat, self.moves, action)
+
+    def _thought(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
+        self._timer = None  # the pending choice it held is done
+        self._bot_chose(engine, seat, moves, action)
+
+    def _bot_chose(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
+        """Apply the bot's choice if the game is still at the move it was made for; marked ``auto`` when
+        the seat is a human's."""
+        if (
+            engine is not self.engine
+            or engine.to_move != seat.index
+            or self.moves != moves
+            or self.host.stopping
+        ):
+            return
         auto = not seat.bot
         try:
-            action = self.spec.bot(engine.view(seat.index), self.bot_random())
             events = self._commit(seat.index, action, auto=auto)
         except Exception:
             where = ids(table_id=self.room.table_id, seat=seat.index)

@@ -5,9 +5,9 @@ the table's ``spectators``) and written in one place only: :class:`Roster`.
 
 >>> seat = Seat(1)
 >>> seat.held, seat.info()
-(False, {'seat': 1, 'name': None, 'bot': False, 'connected': False, 'auto': False})
->>> seat.make_bot(); seat.held, seat.bot_plays, seat.info()["name"]
-(True, True, 'bot-1')
+(False, {'seat': 1, 'name': None, 'bot': False, 'connected': False, 'auto': False, 'level': None})
+>>> seat.make_bot("strong"); seat.held, seat.bot_plays, seat.info()["name"], seat.info()["level"]
+(True, True, 'bot-1', 'strong')
 """
 
 from __future__ import annotations
@@ -28,13 +28,15 @@ class Seat:
     hand ends. ``auto`` means the server plays for the human (timeouts, or away past the grace period).
     """
 
-    __slots__ = ("auto", "bot", "index", "name", "session", "timeouts")
+    __slots__ = ("auto", "bot", "index", "level", "name", "session", "timeouts")
 
     def __init__(self, index: int) -> None:
         self.index = index
         self.session: Session | None = None
         self.name: str | None = None
         self.bot = False
+        self.level = "basic"
+        """The level of the bot playing this seat (``basic``, ``good``, ``strong``)."""
         self.auto = False
         self.timeouts = 0
 
@@ -66,9 +68,11 @@ class Seat:
         """The resume token of the player holding the seat (what is stored)."""
         return self.session.token if self.session is not None else None
 
-    def make_bot(self) -> None:
+    def make_bot(self, level: str | None = None) -> None:
         self.session = None
         self.bot = True
+        if level is not None:
+            self.level = level
         self.auto = False
         self.timeouts = 0
         self.name = f"bot-{self.index}"
@@ -96,6 +100,7 @@ class Seat:
             "bot": self.bot,
             "connected": self.connected,
             "auto": self.auto,
+            "level": self.level if self.bot else None,
         }
 
 
@@ -140,8 +145,8 @@ class Roster:
         session.tables[self.place] = None
         return fresh
 
-    def seat_bot(self, seat: int) -> None:
-        self.seats[seat].make_bot()
+    def seat_bot(self, seat: int, level: str | None = None) -> None:
+        self.seats[seat].make_bot(level)
 
     def leave(self, session: Session, *, bot_takes_over: bool) -> int | None:
         """``session`` is no longer a member; the seat it held (a bot takes it over, or it is empty

@@ -130,6 +130,14 @@ class Settings(BaseSettings):
     """Pause before a bot acts at a table with humans, so people can follow (bots-only tables:
     ``bots_only_move_seconds``). A table's creator may set its own pace instead (``create_table``'s
     ``bot_delay_ms``); a bots-only table never moves faster than ``bots_only_move_seconds``."""
+    away_bot_level: Literal["basic", "good", "strong"] = "good"
+    """The bot that plays for a player who timed out or is away (``auto``); bot seats have their own level."""
+    bot_workers: int = Field(default=1, ge=0, le=64)
+    """Processes the searching bots (``good``, ``strong``) think in, off the event loop; 0: on the loop
+    (only for tests and tiny servers: a strong move stalls every table for up to some 200 ms)."""
+    bot_nice: int = Field(default=5, ge=0, le=19)
+    """How much lower the bot workers' CPU priority is than the server's (``nice``), so that human tables
+    keep their latency when the machine is busy."""
     shutdown_seconds: float = Field(default=4.0, gt=0)
     """How long SIGTERM waits for clients to close before dropping them."""
     deal_seed_wait_ms: int = Field(default=1000, ge=0, le=10_000)

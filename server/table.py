@@ -72,6 +72,7 @@ class Table:
         options: Any,
         turn_seconds: int | None,
         bots: Sequence[int] = (),
+        levels: Sequence[str] = (),
     ) -> None:
         self.host = host
         self.table_id = table_id
@@ -80,8 +81,8 @@ class Table:
         self.options_dict: dict[str, Any] = options.as_dict()
         self.turn_seconds = turn_seconds
         self.roster = Roster(self, spec.players_of(options))
-        for seat in bots:
-            self.roster.seat_bot(seat)
+        for i, seat in enumerate(bots):
+            self.roster.seat_bot(seat, levels[i] if levels else None)
         self.status = "waiting"
         self.games = 0
         """Games started at this table (rematches included)."""
@@ -227,8 +228,8 @@ class Table:
         self.roster.sit(session, seat, hand_over=hand_over)
         self._info_packed = None
 
-    def seat_bot(self, seat: int) -> None:
-        self.roster.seat_bot(seat)
+    def seat_bot(self, seat: int, level: str | None = None) -> None:
+        self.roster.seat_bot(seat, level)
         self._info_packed = None
 
     def restore_seat(self, seat: int, *, auto: bool, timeouts: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -29,18 +30,18 @@ def test_the_package_list_names_every_folder_but_the_spec_generator() -> None:
 
 
 def test_the_wheel_holds_only_boneyard(tmp_path: Path) -> None:
-    build = [
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "--no-deps",
-        "--no-build-isolation",
-        "-q",
-        "-w",
-        str(tmp_path),
-    ]
-    subprocess.run([*build, "."], cwd=ROOT, check=True, capture_output=True, timeout=300)
+    # Built from a copy of the tracked files: setuptools builds in place (build/lib) and never deletes what
+    # it copied there before, so a build in the work tree could ship modules that no longer exist.
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True).stdout
+    source = tmp_path / "source"
+    for name in tracked.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+    subprocess.run(
+        [*build, "-w", str(tmp_path), "."], cwd=source, check=True, capture_output=True, timeout=300
+    )
     (wheel,) = tmp_path.glob("boneyard-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}

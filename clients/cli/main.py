@@ -100,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--bot-delay", type=_bot_delay, metavar="MS", help="milliseconds before each bot move (0..10000)"
     )
+    play.add_argument(
+        "--bots",
+        choices=["basic", "good", "strong"],
+        help="how well the bots play (default: the server's basic)",
+    )
     common(play)
 
     replay = sub.add_parser("replay", help="step through a finished game's record")
@@ -198,6 +203,8 @@ async def _play(args: argparse.Namespace) -> int:
              "turn_seconds": args.turn, "seat": 0}  # fmt: skip
     if args.bot_delay is not None:
         table["bot_delay_ms"] = args.bot_delay
+    if args.bots:
+        table["bot_levels"] = [args.bots] * (players - 1)
     if args.server:
         return await _session(args.server, args, table)
     async with local_server() as url:

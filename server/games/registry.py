@@ -1,9 +1,11 @@
-"""The games the server knows, each described once: engine, options, record actions, bot.
+"""The games the server knows, each described once: engine, options, record actions, bots by level.
 
 >>> sorted(GAMES)
 ['moon', 'straight']
 >>> game_spec("moon").players_of(game_spec("moon").options_from_dict({}))
 3
+>>> LEVELS, game_spec("straight").bot_at("strong") == straight_search.STRONG.choose
+(('basic', 'good', 'strong'), True)
 """
 
 from __future__ import annotations
@@ -12,12 +14,22 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
+from boneyard.protocol.values import BotLevel
 from boneyard.server.games import moon, straight
 from boneyard.server.games.base import Dealer, Engine
+from boneyard.server.games.moon import search as moon_search
 from boneyard.server.games.moon.actions import ALL_ACTIONS as MOON_ACTIONS
+from boneyard.server.games.straight import search as straight_search
 from boneyard.server.games.straight.actions import ALL_ACTIONS as STRAIGHT_ACTIONS
+
+LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
+"""Bot levels, weakest first: ``basic`` is a heuristic, ``good`` and ``strong`` search
+(``good`` at about a tenth of ``strong``'s time per move)."""
+
+BotFn = Callable[[Any, random.Random], Any]
+"""``bot(view, rng) -> action``: it sees only what its seat may see; ``rng`` is its only chance."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +38,22 @@ class GameSpec:
     options_type: type[Any]
     engine_type: Callable[[Any, Dealer], Engine]
     action_from_record: Callable[[Mapping[str, Any]], Any]
-    bot: Callable[[Any, random.Random], Any]
+    bot: BotFn
     """The basic bot: ``bot(view, rng) -> action``, seeing only what its seat may see."""
     actions: tuple[Any, ...] = ()
     """Every well-formed action of the game (each with ``as_dict()``, its wire form): what the wire
     translation (``boneyard.server.wire``) maps client actions to."""
+    searchers: Mapping[str, BotFn] = dataclasses.field(default_factory=dict)
+    """The searching bots by level (``good``, ``strong``)."""
+
+    def bot_at(self, level: str) -> BotFn:
+        """The bot of ``level``; ValueError naming the levels otherwise."""
+        if level == "basic":
+            return self.bot
+        try:
+            return self.searchers[level]
+        except KeyError:
+            raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}") from None
 
     def options_from_dict(self, values: Mapping[str, Any]) -> Any:
         """Options from a record's or a client's dict; unknown names are an error."""
@@ -49,7 +72,13 @@ class GameSpec:
 
 GAMES: dict[str, GameSpec] = {
     "moon": GameSpec(
-        "moon", moon.MoonOptions, moon.MoonGame, moon.action_from_record, moon.choose, MOON_ACTIONS
+        "moon",
+        moon.MoonOptions,
+        moon.MoonGame,
+        moon.action_from_record,
+        moon.choose,
+        MOON_ACTIONS,
+        {"good": moon_search.GOOD.choose, "strong": moon_search.STRONG.choose},
     ),
     "straight": GameSpec(
         "straight",
@@ -58,6 +87,7 @@ GAMES: dict[str, GameSpec] = {
         straight.action_from_record,
         straight.choose,
         STRAIGHT_ACTIONS,
+        {"good": straight_search.GOOD.choose, "strong": straight_search.STRONG.choose},
     ),
 }
 

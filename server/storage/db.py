@@ -120,6 +120,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN owner TEXT",
         "ALTER TABLE tables ADD COLUMN invite TEXT",
     ),
+    # 8: the level of the bot playing a seat.
+    ("ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT 'basic'",),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

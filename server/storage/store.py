@@ -38,7 +38,8 @@ _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, st
         deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
         dealt = excluded.dealt"""
 _UPSERT_SEAT = (
-    "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts) VALUES (?,?,?,?,?,?,?)"
+    "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts, level)"
+    " VALUES (?,?,?,?,?,?,?,?)"
 )
 _INSERT_ACTION = "INSERT INTO actions (table_id, game, move, seat, action, auto) VALUES (?, ?, ?, ?, ?, ?)"
 _DROP_OLD_ACTIONS = "DELETE FROM actions WHERE table_id = ? AND game < ?"
@@ -68,6 +69,8 @@ class LoggedSeat(Protocol):
     def auto(self) -> bool: ...
     @property
     def timeouts(self) -> int: ...
+    @property
+    def level(self) -> str: ...
     @property
     def token(self) -> str | None:
         """The resume token of the player holding the seat, if one does."""
@@ -215,7 +218,9 @@ class DurableLog:
             table.owner,
             table.invite,
         )
-        seats = tuple((table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats)
+        seats = tuple(
+            (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats
+        )
         before = self._rows.get(table_id)
         self._rows[table_id] = (row, seats)
         if stored or before == (row, seats):
@@ -293,6 +298,7 @@ class StoredSeat:
     auto: bool
     token: str | None
     timeouts: int = 0
+    level: str = "basic"
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,10 +340,12 @@ class StoredSession:
 def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
     """Every stored table (in the order they were created) and every session holding a token."""
     seats: dict[str, list[StoredSeat]] = {}
-    for table_id, seat, name, bot, auto, token, timeouts in connection.execute(
-        "SELECT table_id, seat, name, bot, auto, token, timeouts FROM seats ORDER BY table_id, seat"
+    for table_id, seat, name, bot, auto, token, timeouts, level in connection.execute(
+        "SELECT table_id, seat, name, bot, auto, token, timeouts, level FROM seats ORDER BY table_id, seat"
     ):
-        seats.setdefault(table_id, []).append(StoredSeat(seat, name, bool(bot), bool(auto), token, timeouts))
+        seats.setdefault(table_id, []).append(
+            StoredSeat(seat, name, bool(bot), bool(auto), token, timeouts, level)
+        )
     actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
     for table_id, seat, action, auto in connection.execute(
         "SELECT a.table_id, a.seat, a.action, a.auto FROM actions AS a"

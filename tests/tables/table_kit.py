@@ -162,6 +162,7 @@ class FakeHost:
         self.records = MemoryRecordStore(100)
         self.metrics = Counter()
         self.stopping = False
+        self.bots = None  # every bot moves inline, at once
         self.spectator_chat = SpectatorChat(self.settings.spectator_chat_per_minute)
         self.changes: list[str] = []
         self.removed: list[str] = []

@@ -62,10 +62,12 @@ class Commands:
         turn_seconds: int | None = 30,
         seat: int | None = 0,
         bot_delay_ms: int | None = None,
+        bot_levels: Sequence[str] = (),
     ) -> TableCreated:
         """Create a table (and sit at ``seat`` unless it is ``None``); the reply is ``table_created``.
 
-        ``bot_delay_ms`` paces the table's bots (a server whose ``hello.features`` lists ``bot_delay``).
+        ``bot_delay_ms`` paces the table's bots (a server whose ``hello.features`` lists ``bot_delay``);
+        ``bot_levels``: one per bot (feature ``bot_levels``; left out when empty, for older servers).
         """
         command: dict[str, Any] = {
             "type": "create_table",
@@ -77,6 +79,8 @@ class Commands:
         }
         if bot_delay_ms is not None:
             command["bot_delay_ms"] = bot_delay_ms
+        if bot_levels:
+            command["bot_levels"] = list(bot_levels)
         reply: TableCreated = await self.request(command)
         return reply
 

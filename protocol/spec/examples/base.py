@@ -55,9 +55,18 @@ def server(title: str, **data: Any) -> Example:
     return Example(title, "server", data)
 
 
-def seat_info(seat: int, name: str | None, bot: bool = False, auto: bool = False) -> dict[str, Any]:
-    """A ``SeatInfo``; a named seat is connected."""
-    return {"seat": seat, "name": name, "bot": bot, "connected": name is not None, "auto": auto}
+def seat_info(
+    seat: int, name: str | None, bot: bool = False, auto: bool = False, level: str = "good"
+) -> dict[str, Any]:
+    """A ``SeatInfo``; a named seat is connected; a bot seat has a ``level``."""
+    return {
+        "seat": seat,
+        "name": name,
+        "bot": bot,
+        "connected": name is not None,
+        "auto": auto,
+        "level": level if bot else None,
+    }
 
 
 MOON_TABLE: Data = {

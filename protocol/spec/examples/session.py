@@ -104,6 +104,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
         id=3,
         game="moon",
         bots=[1],
+        bot_levels=["good"],
         turn_seconds=30,
         seat=0,
         options={"all_pass": "redeal", "target": 21},

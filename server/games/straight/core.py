@@ -201,6 +201,65 @@ class StraightCore:
         new._logs = [*self._logs[:-1], new._log]
         return new
 
+    @property
+    def layout(self) -> Layout:
+        """The line of play (read it; only :meth:`push` changes it)."""
+        return self._layout
+
+    def hand_mask(self, seat: int) -> int:
+        """``seat``'s tiles as a bitmask (omniscient: for the server and for searches on sampled worlds)."""
+        return self._hands[seat]
+
+    @classmethod
+    def position(
+        cls,
+        options: StraightOptions,
+        hands: list[int],
+        boneyard: list[int],
+        layout: Layout,
+        *,
+        scores: tuple[int, ...],
+        to_move: int,
+        passes: int,
+        leader: int,
+        hand_number: int,
+    ) -> StraightCore:
+        """A mid-hand position, every tile placed (a search's sampled world); it stops at the hand's end.
+
+        >>> from boneyard.server.games.straight.layout import OPENING
+        >>> lay = Layout(); _ = lay.play(25, OPENING)
+        >>> core = StraightCore.position(StraightOptions(players=2), [1 << 1, 1 << 0], [3], lay,
+        ...                              scores=(0, 0), to_move=0, passes=0, leader=1, hand_number=0)
+        >>> core.legal_codes(), core.boneyard_count
+        ([-1], 1)
+        """
+        new = cls.__new__(cls)
+        new._opts = options
+        new._n = n = options.players
+        new._teams = options.teams
+        new._target = options.target
+        new._side = tuple(side_of(s, options.teams) for s in range(n))
+        new._next = tuple((s + 1) % n for s in range(n))
+        new._dealer = None
+        new._scores = list(scores)
+        new._winner = None
+        new._hand = hand_number
+        new._next_leader = None
+        new._last_award = None
+        new._last_pips = ()
+        new._last_count = new._last_points = 0
+        new._hands = hands[:]
+        new._bone = boneyard[:]
+        new._bone_len = len(boneyard)
+        new._bpos = 0
+        new._layout = layout.copy()
+        new._passes = passes
+        new._leader = leader
+        new._turn = to_move
+        new._log = HandLog(tuple(() for _ in range(n)), tuple(boneyard), leader)
+        new._logs = [new._log]
+        return new
+
     # ----- the rules ------------------------------------------------------------------------------
 
     def _step(self, seat: int, code: int, auto: bool) -> int:

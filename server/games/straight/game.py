@@ -182,6 +182,7 @@ class StraightGame(StraightCore):
             legal_actions=tuple(self.legal_actions(viewer)) if own and viewer is not None else (),
             is_over=self.is_over,
             winner=self._winner,
+            history=tuple((seat, code) for seat, code, _ in self._log.actions),
         )
 
     def record(self, seat_names: Sequence[str] | None = None) -> dict[str, Any]:

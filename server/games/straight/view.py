@@ -137,6 +137,9 @@ class StraightView:
     legal_actions: tuple[Action, ...]
     is_over: bool = False
     winner: int | None = None
+    history: tuple[tuple[int, int], ...] = ()
+    """This hand's actions so far as ``(seat, code)`` (:mod:`.layout` codes; a draw is only ``DRAW``):
+    public knowledge a bot reasons from (who drew or passed on which ends). Not part of ``as_dict``."""
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,126 @@
+"""Bot levels at a real server: chosen per seat at creation, shown in the table, played off the event loop
+by worker processes, kept over a restart, and refused when malformed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+from durability_kit import durable, hold_commits, query
+from server_testkit import Player, is_event, running_server
+
+from boneyard.server.games.records import replay
+
+TABLES = [
+    ("moon", {"target": 5}, [0, 1, 2], ["basic", "good", "strong"]),
+    ("straight", {"players": 3, "target": 40}, [0, 1, 2], ["strong", "basic", "good"]),
+    ("straight", {"players": 4, "partnerships": True, "target": 40}, [0, 1, 2, 3], ["good", "strong"] * 2),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "bots", "levels"), TABLES)
+async def test_bots_only_tables_of_every_level_finish_and_their_records_replay(
+    game: str, options: dict[str, Any], bots: list[int], levels: list[str]
+) -> None:
+    async with running_server() as server:
+        wes = await Player.connect(server.url, "wes")
+        created = await wes.request(
+            type="create_table", game=game, options=options, bots=bots, bot_levels=levels, seat=None
+        )
+        assert [s.level for s in created.table.seats] == levels
+        await wes.request(type="spectate", table_id=created.table.table_id)
+        over = (await wes.until(is_event("game_over"), timeout=120)).event
+        record = (await wes.request(type="get_record", record_id=over.record_id)).record.model_dump()
+        replay(record)
+        assert record["winner"] == over.winner
+
+
+async def test_levels_are_listed_and_announced() -> None:
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana")
+        hello = ana.log[0]
+        assert hello.type == "hello" and "bot_levels" in hello.features
+        created = await ana.request(
+            type="create_table", game="straight", options={"players": 3}, bots=[2], bot_levels=["strong"]
+        )
+        assert [(s.bot, s.level) for s in created.table.seats] == [
+            (False, None),
+            (False, None),
+            (True, "strong"),
+        ]
+        plain = await ana.request(type="create_table", game="moon", bots=[1, 2], seat=None)
+        assert [s.level for s in plain.table.seats] == [None, "basic", "basic"]  # the v1 default
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"bots": [1, 2], "bot_levels": ["strong"]},  # one level per bot
+        {"bots": [1], "bot_levels": ["grandmaster"]},
+        {"bots": [], "bot_levels": ["good"]},
+    ],
+)
+async def test_malformed_levels_are_refused_and_nothing_is_created(command: dict[str, Any]) -> None:
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana")
+        # Sent as raw bytes: the test kit would refuse to send an invalid command.
+        frame = {"type": "create_table", "id": 7, "game": "moon", "seat": 0, **command}
+        await ana.ws.send(msgpack.packb(frame))
+        reply = await ana.next()
+        assert reply.type == "error" and reply.code == "invalid_message" and reply.reply_to == 7
+        assert (await ana.request(type="list_tables")).tables == ()
+
+
+LEVELS_TABLE = {
+    "type": "create_table",
+    "game": "moon",
+    "options": {"target": 9},
+    "seat": None,
+    "bots": [0, 1, 2],
+    "bot_levels": ["strong", "good", "basic"],
+}
+
+
+def _records(db: Path) -> list[dict[str, Any]]:
+    return [json.loads(row[0]) for row in query(db, "SELECT record FROM records")]
+
+
+async def test_a_restored_table_of_searching_bots_plays_on_exactly_as_it_would_have(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The levels are stored with the seats, and each bot's choice comes from its view and the game's seed
+    and move number alone, whichever worker process makes it."""
+    async with running_server(seed=5) as server:
+        cy = await Player.connect(server.url, "cy")
+        table_id = (await cy.request(**LEVELS_TABLE)).table.table_id
+        await cy.request(type="spectate", table_id=table_id)
+        over = await cy.until(is_event("game_over"), timeout=120)
+        uninterrupted = (await cy.request(type="get_record", record_id=over.event.record_id)).record
+
+    gate = hold_commits(monkeypatch)
+    async with durable(tmp_path, seed=5) as server:
+        cy = await Player.connect(server.url, "cy")
+        table_id = (await cy.request(**LEVELS_TABLE)).table.table_id
+        await cy.request(type="spectate", table_id=table_id)
+        await cy.until(lambda m: m.type == "event" and m.event.type == "trick_won", timeout=60)
+        gate.clear()  # the table stalls mid-game; the server stops there
+        await asyncio.sleep(0.05)
+        stopping = asyncio.create_task(server.stop())
+        await asyncio.sleep(0.05)
+        gate.set()
+        await stopping
+    assert _records(tmp_path / "boneyard.db") == []
+
+    async with durable(tmp_path, seed=5) as server:
+        assert server.lobby is not None
+        assert [s.level for s in server.lobby.tables[table_id].seats] == ["strong", "good", "basic"]
+        for _ in range(1200):
+            if _records(tmp_path / "boneyard.db"):
+                break
+            await asyncio.sleep(0.05)
+    (restored,) = _records(tmp_path / "boneyard.db")
+    assert restored["hands"] == uninterrupted.model_dump(mode="json")["hands"]
