@@ -49,11 +49,11 @@ def _program() -> list[str]:
 class Terminal:
     """A program running in a pseudo-terminal, and the text it has shown so far."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], columns: int = 120, lines: int = 40) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become the program
             os.execvpe(argv[0], argv, ENV)
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.raw = b""
 
     @property
@@ -306,3 +306,19 @@ def test_four_player_play_defaults_to_partnerships_like_the_rule_book() -> None:
     assert play_options(parse(["play", "straight", "--no-partnerships"]))[0]["partnerships"] is False
     assert play_options(parse(["play", "straight", "--partnerships"]))[0]["partnerships"] is True
     assert "partnerships" not in play_options(parse(["play", "straight", "--players", "3"]))[0]
+
+
+@pytest.mark.skipif(not hasattr(pty, "fork"), reason="needs a POSIX pseudo-terminal")
+def test_line_mode_breaks_long_lines_between_tiles_never_inside_one() -> None:
+    """A narrow terminal (40 columns): every line the program prints fits, and every tile stays whole."""
+    term = Terminal(
+        [*_program(), "play", "moon", "--line", "--auto", "--target", "7", "--name", "narrow"], 40
+    )
+    assert term.wait(60) == 0, term.screen[-2000:]
+    text = term.screen.replace("\r", "")
+    assert "Game over:" in text and "Traceback" not in text
+    lines = text.split("\n")
+    assert max(len(line) for line in lines) <= 40, max(lines, key=len)
+    cut = [line for line in lines if re.search(r"\[\d?\|?\d?$|^\s*\d?\|?\d?\]", line)]
+    assert not cut, cut[:3]
+    assert len(TILE.findall(text)) > 50  # the hands, tricks and boards were there to check

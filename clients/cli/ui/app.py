@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import stat
 import sys
@@ -70,6 +71,7 @@ class LineUI:
         self.exit_code = 0
         self._done = asyncio.Event()
         self._boards: dict[str, Any] = {}
+        self._width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 0
 
     @property
     def current(self) -> str | None:
@@ -86,6 +88,8 @@ class LineUI:
             if kind in ("error", "notice", "info"):
                 print(json.dumps({"notice": kind, "text": render.plain(fragments)}), flush=True)
             return
+        if self._width:  # a terminal: break long lines between tiles, not inside one
+            fragments = render.wrapped(fragments, self._width)
         print_formatted_text(FormattedText(fragments), style=self.style)
 
     def changed(self, table_id: str | None) -> None:

@@ -53,6 +53,36 @@ def plain(fragments: Fragments) -> str:
     return "".join(fragment[1] for fragment in fragments)
 
 
+def wrapped(fragments: Fragments, width: int, indent: str = "  ") -> Fragments:
+    r"""The fragments with their lines broken at spaces to fit ``width`` columns, never inside a word.
+
+    A tile (``[6|4]``) holds no space, so no tile is ever cut in two; continuation lines start with
+    ``indent``. A word longer than the whole line stays whole.
+
+    >>> plain(wrapped(tiles([(6, 6), (5, 4), (3, 1)]), 12))
+    '[6|6] [5|4]\n  [3|1]'
+    >>> plain(wrapped([("", "short")], 80))
+    'short'
+    """
+    out: Fragments = []
+    column = 0
+    for style, text, *_ in fragments:
+        for number, line in enumerate(text.split("\n")):
+            if number:
+                out.append((style, "\n"))
+                column = 0
+            for index, word in enumerate(line.split(" ")):
+                gap = " " if index else ""
+                if column and column + len(gap) + len(word) > width and word:
+                    while out and out[-1][1].endswith(" "):  # no space left dangling at the break
+                        out[-1] = (out[-1][0], out[-1][1].rstrip(" "))
+                    out.append((style, "\n" + indent))
+                    column, gap = len(indent), ""
+                out.append((style, gap + word))
+                column += len(gap) + len(word)
+    return out
+
+
 def tile(t: Sequence[int], style: str = "class:tile") -> Fragments:
     return [(style, f"[{t[0]}|{t[1]}]")]
 
