@@ -197,11 +197,21 @@ async def test_every_bad_input_is_one_line_and_the_app_goes_on(seeded: Any) -> N
         app.screen.query_one("#f-players", Input).value = "3"
         app.screen.query_one("#f-game", Input).value = "moon"
         app.screen.query_one("#f-turn", Input).value = "none"
+        app.screen.query_one("#f-level", Input).value = "expert"
         await pilot.pause(0.3)  # a button ignores clicks while it shows the last one (0.2 s)
+        await pilot.click("#create")
+        await until(
+            pilot, lambda: "level: the bots play at basic, good or strong, not 'expert'" in app.status_text
+        )
+        assert app.client.mirror.lobby == {}
+        app.screen.query_one("#f-level", Input).value = "good"
+        await pilot.pause(0.3)
         await pilot.click("#create")
         await until(
             pilot, lambda: isinstance(app.screen, TableScreen), what=f"the table screen {app.screen_stack}"
         )
+        created = app.client.mirror.lobby[app.controller.current]
+        assert [seat.level for seat in created.seats] == [None, "good", "good"], created.seats
         await until(pilot, lambda: my_turn(app), what="our turn")
         for text, said in TABLE_MISTAKES:
             text = text.format(table=app.controller.current)

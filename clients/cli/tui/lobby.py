@@ -21,11 +21,13 @@ FORM = (
     ("partnerships", "", 4),
     ("target", "", 6),
     ("bots", "1,2", 8),
+    ("level", "", 7),
     ("seat", "0", 5),
     ("turn", "30", 5),
     ("delay", "", 6),
 )
-"""The create form's fields: name, initial value, width (``delay``: ms before each bot move)."""
+"""The create form's fields: name, initial value, width (``level``: the bots' level, basic, good or strong;
+``delay``: ms before each bot move)."""
 
 
 def seats_text(table: TableInfo) -> str:
@@ -44,7 +46,8 @@ class LobbyScreen(PlayScreen):
         with Vertical(id="lobby"):
             yield Static(Text("Boneyard · the lobby", "bold"), id="lobby-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-            for row, fields in enumerate((FORM[:4], FORM[4:])):
+            rows = (FORM[:4], FORM[4:6], FORM[6:])  # three rows, so the form fits 80 columns
+            for row, fields in enumerate(rows):
                 with Horizontal(classes="form"):
                     yield Label("New table:" if row == 0 else "", classes="form-label")
                     for name, value, width in fields:
@@ -52,7 +55,7 @@ class LobbyScreen(PlayScreen):
                         field = Input(value=value, id=f"f-{name}", classes="field", compact=True)
                         field.styles.width = width
                         yield field
-                    if row:
+                    if row == len(rows) - 1:
                         yield Button("Create", id="create", compact=True, variant="primary")
             with Horizontal(id="lobby-buttons"):
                 yield Button("Watch", id="watch", compact=True)

@@ -195,7 +195,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tables": ("tables", "list the tables (the lobby updates by itself)"),
     "create": (
         "create moon|straight [players=N] [partnerships=on|off] [target=N] [all_pass=redeal|force_last]\n"
-        "         [bots=1,2] [turn=SECONDS|none] [seat=N|none] [delay=MS]",
+        "         [bots=1,2] [level=basic|good|strong] [turn=SECONDS|none] [seat=N|none] [delay=MS]",
         "create a table (seat 0 by default)",
     ),
     "join": ("join TABLE SEAT", "sit in an empty seat"),

@@ -7,6 +7,11 @@ words, and never lose their seat to a traceback. :func:`create_request` turns th
 
 >>> create_request(["moon", "bots=1,2"])["bots"]
 [1, 2]
+>>> create_request(["moon", "bots=1,2", "level=strong"])["bot_levels"]
+['strong', 'strong']
+>>> create_request(["moon", "level=expert"])
+Traceback (most recent call last):
+boneyard.clients.cli.ui.forms.FormError: level: the bots play at basic, good or strong, not 'expert'
 >>> create_request(["straight", "players=5"])
 Traceback (most recent call last):
 boneyard.clients.cli.ui.forms.FormError: players: Straight is played by 2, 3 or 4 players, not 5
@@ -20,15 +25,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boneyard.protocol.values import MAX_CHAT_CHARS, PARTNERSHIP_PLAYERS, check_partnerships
+from boneyard.protocol.values import MAX_CHAT_CHARS, PARTNERSHIP_PLAYERS, BotLevel, check_partnerships
 
 GAMES = ("moon", "straight")
 TURN_RANGE = (5, 3600)
 TARGETS = {"moon": (1, 1000), "straight": (1, 10_000)}
 ON = ("on", "true", "yes", "1")
 OFF = ("off", "false", "no", "0")
-FIELDS = ("players", "partnerships", "target", "all_pass", "bots", "turn", "seat", "delay")
+FIELDS = ("players", "partnerships", "target", "all_pass", "bots", "level", "turn", "seat", "delay")
 DELAY_RANGE = (0, 10_000)
+LEVELS: tuple[BotLevel, ...] = ("basic", "good", "strong")
 
 
 class FormError(ValueError):
@@ -132,7 +138,21 @@ def validate_create(game: str, fields: Mapping[str, str]) -> dict[str, Any]:
         low, high = TURN_RANGE
         if turn is not None and not low <= turn <= high:
             raise FormError(f"turn: {low} to {high} seconds per turn, or turn=none for no timer, not {turn}")
-    request = {"game": game, "options": options, "bots": bots, "seat": seat, "turn_seconds": turn}
+    request: dict[str, Any] = {
+        "game": game,
+        "options": options,
+        "bots": bots,
+        "seat": seat,
+        "turn_seconds": turn,
+    }
+    level = fields.get("level", "").lower()
+    if level:
+        if level not in LEVELS:
+            raise FormError(
+                f"level: the bots play at {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, not {level!r}"
+            )
+        if bots:  # one level for every bot seat; left out, the server's default (basic)
+            request["bot_levels"] = [level] * len(bots)
     if fields.get("delay"):
         delay = _number("delay", fields["delay"])
         low, high = DELAY_RANGE
