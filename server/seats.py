@@ -113,9 +113,11 @@ class Roster:
     >>> roster.sit(ana, 0); _ = roster.watch(bo)
     >>> roster.seats[0].name, ana.tables[roster.place], bo.tables[roster.place], len(roster.spectators)
     ('ana', 0, None, 1)
-    >>> roster.leave(ana, bot_takes_over=True), roster.seats[0].name, roster.place in ana.tables
-    (0, 'bot-0', False)
-    >>> roster.leave(bo, bot_takes_over=False), len(roster.spectators), roster.empty()
+    >>> roster.leave(ana, bot_level="good"), roster.seats[0].name, roster.seats[0].level
+    (0, 'bot-0', 'good')
+    >>> roster.place in ana.tables
+    False
+    >>> roster.leave(bo, bot_level=None), len(roster.spectators), roster.empty()
     (None, 0, True)
     """
 
@@ -148,14 +150,14 @@ class Roster:
     def seat_bot(self, seat: int, level: str | None = None) -> None:
         self.seats[seat].make_bot(level)
 
-    def leave(self, session: Session, *, bot_takes_over: bool) -> int | None:
-        """``session`` is no longer a member; the seat it held (a bot takes it over, or it is empty
-        now), or ``None`` if it watched."""
+    def leave(self, session: Session, *, bot_level: str | None) -> int | None:
+        """``session`` is no longer a member; the seat it held (a bot of ``bot_level`` takes it over, or
+        with ``None`` it is empty now), or ``None`` if it watched."""
         seat = session.tables.pop(self.place, None)
         self.spectators.discard(session)
         if seat is not None:
             holder = self.seats[seat]
-            holder.make_bot() if bot_takes_over else holder.empty()
+            holder.make_bot(bot_level) if bot_level is not None else holder.empty()
         return seat
 
     def clear(self) -> list[Session]:

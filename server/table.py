@@ -321,7 +321,7 @@ class Table:
         if not self.roster.is_member(session):
             raise CommandError("not_seated", "you are not at this table")
         playing = self.status == "playing"
-        seat = self.roster.leave(session, bot_takes_over=playing)
+        seat = self.roster.leave(session, bot_level=self._replacement(playing))
         self.host.left_table(session)
         self._parted(seat, playing)
         if seat is not None:
@@ -331,7 +331,12 @@ class Table:
         """A dropped session leaves: it stops watching, and (once expired) gives up its seat."""
         if self.roster.is_member(session):
             playing = self.status == "playing"
-            self._parted(self.roster.leave(session, bot_takes_over=playing), playing)
+            self._parted(self.roster.leave(session, bot_level=self._replacement(playing)), playing)
+
+    def _replacement(self, playing: bool) -> str | None:
+        """The level of the bot that takes over a seat given up mid-game (the server's away level, like
+        the bot that plays for an away player), or ``None`` when the seat just empties."""
+        return self.host.settings.away_bot_level if playing else None
 
     def _parted(self, seat: int | None, playing: bool) -> None:
         """Someone left: a spectator, or the player of ``seat`` (a bot holds it now if ``playing``)."""

@@ -56,6 +56,24 @@ async def test_levels_are_listed_and_announced() -> None:
         assert [s.level for s in plain.table.seats] == [None, "basic", "basic"]  # the v1 default
 
 
+@pytest.mark.parametrize("away_level", ["good", "strong"])
+async def test_a_seat_given_up_mid_game_goes_to_a_bot_of_the_away_level(away_level: str) -> None:
+    async with running_server(away_bot_level=away_level) as server:
+        ana = await Player.connect(server.url, "ana")
+        created = await ana.request(type="create_table", game="moon", bots=[1, 2], turn_seconds=None)
+        table_id = created.table.table_id
+        await ana.until(is_event("hand_started"))
+        watcher = await Player.connect(server.url, "wes")
+        await watcher.request(type="spectate", table_id=table_id)
+        await ana.request(type="leave", table_id=table_id)
+        changed = await watcher.until(lambda m: m.type == "table_updated" and m.table.seats[0].bot)
+        assert [(s.bot, s.level) for s in changed.table.seats] == [
+            (True, away_level),
+            (True, "basic"),
+            (True, "basic"),
+        ]
+
+
 @pytest.mark.parametrize(
     "command",
     [
