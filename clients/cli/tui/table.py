@@ -102,8 +102,13 @@ class TableScreen(PlayScreen):
         seconds = None if mirror is None else mirror.seconds_left(app.clock)
         return mirror, seconds, app.client.connected
 
+    def _drawable(self) -> bool:
+        """Mounted, and its widgets still there: a timer or a message can arrive while the app closes
+        and the screen's children are already gone."""
+        return self.ready and bool(self.query(Players))
+
     def redraw(self) -> None:
-        if not self.ready:
+        if not self._drawable():
             return
         mirror, seconds, connected = self.source()
         self.query_one("#title", Static).update(title_text(mirror, connected))
@@ -116,10 +121,8 @@ class TableScreen(PlayScreen):
 
     def tick(self) -> None:
         """The turn clock moved (once a second or so): only the players' line shows it."""
-        if not self.ready:
-            return
         mirror = self.boneyard.controller.mirror
-        if mirror is not None:
+        if mirror is not None and self._drawable():
             self.query_one(Players).show(mirror, mirror.seconds_left(self.boneyard.clock))
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
