@@ -70,7 +70,7 @@ def public(mirror: TableMirror) -> dict[str, Any]:
 
 @pytest.fixture
 async def server() -> AsyncIterator[Any]:
-    """A Boneyard server in this process on a free port; bots act at once."""
+    """A Boneyard server in this process on a free port; bots act at once; deals wait up to 3 s for seeds."""
     from boneyard.server.app import BoneyardServer
     from boneyard.server.settings import Settings
 
@@ -80,6 +80,9 @@ async def server() -> AsyncIterator[Any]:
         "durable": False,
         "bot_delay_seconds": 0,
         "log_level": "warning",
+        # Long enough that a client's seed arrives in time on a loaded machine (a game deals as soon as
+        # every seated human has sent one, so a contributing client never waits for it).
+        "deal_seed_wait_ms": 3000,
     }
     async with BoneyardServer(Settings(**settings)) as running:
         yield running
