@@ -1,16 +1,12 @@
 """Bot levels at a real server: chosen per seat at creation, shown in the table, played off the event loop
-by worker processes, kept over a restart, and refused when malformed."""
+by worker processes, and refused when malformed (kept over a restart: test_server_restore_bots.py)."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
-from durability_kit import durable, hold_commits, query
 from server_testkit import Player, is_event, running_server
 
 from boneyard.server.games.records import replay
@@ -91,54 +87,3 @@ async def test_malformed_levels_are_refused_and_nothing_is_created(command: dict
         reply = await ana.next()
         assert reply.type == "error" and reply.code == "invalid_message" and reply.reply_to == 7
         assert (await ana.request(type="list_tables")).tables == ()
-
-
-LEVELS_TABLE = {
-    "type": "create_table",
-    "game": "moon",
-    "options": {"target": 9},
-    "seat": None,
-    "bots": [0, 1, 2],
-    "bot_levels": ["strong", "good", "basic"],
-}
-
-
-def _records(db: Path) -> list[dict[str, Any]]:
-    return [json.loads(row[0]) for row in query(db, "SELECT record FROM records")]
-
-
-async def test_a_restored_table_of_searching_bots_plays_on_exactly_as_it_would_have(
-    tmp_path: Path, monkeypatch: Any
-) -> None:
-    """The levels are stored with the seats, and each bot's choice comes from its view and the game's seed
-    and move number alone, whichever worker process makes it."""
-    async with running_server(seed=5) as server:
-        cy = await Player.connect(server.url, "cy")
-        table_id = (await cy.request(**LEVELS_TABLE)).table.table_id
-        await cy.request(type="spectate", table_id=table_id)
-        over = await cy.until(is_event("game_over"), timeout=120)
-        uninterrupted = (await cy.request(type="get_record", record_id=over.event.record_id)).record
-
-    gate = hold_commits(monkeypatch)
-    async with durable(tmp_path, seed=5) as server:
-        cy = await Player.connect(server.url, "cy")
-        table_id = (await cy.request(**LEVELS_TABLE)).table.table_id
-        await cy.request(type="spectate", table_id=table_id)
-        await cy.until(lambda m: m.type == "event" and m.event.type == "trick_won", timeout=60)
-        gate.clear()  # the table stalls mid-game; the server stops there
-        await asyncio.sleep(0.05)
-        stopping = asyncio.create_task(server.stop())
-        await asyncio.sleep(0.05)
-        gate.set()
-        await stopping
-    assert _records(tmp_path / "boneyard.db") == []
-
-    async with durable(tmp_path, seed=5) as server:
-        assert server.lobby is not None
-        assert [s.level for s in server.lobby.tables[table_id].seats] == ["strong", "good", "basic"]
-        for _ in range(1200):
-            if _records(tmp_path / "boneyard.db"):
-                break
-            await asyncio.sleep(0.05)
-    (restored,) = _records(tmp_path / "boneyard.db")
-    assert restored["hands"] == uninterrupted.model_dump(mode="json")["hands"]

@@ -1,5 +1,5 @@
 """Durable bots: they move no faster than their moves are committed, and a restored table's bots choose
-exactly as they would have; a seat's turn timeouts survive a restart too."""
+exactly as they would have, searching levels included; a seat's turn timeouts survive a restart too."""
 
 from __future__ import annotations
 
@@ -54,24 +54,34 @@ async def test_bots_wait_for_their_moves_to_be_committed(tmp_path: Path, monkeyp
         assert moves(server, table_id) > stalled + 1
 
 
+LEVELS_TABLE = {**BOTS_TABLE, "options": {"target": 9}, "bot_levels": ["strong", "good", "basic"]}
+"""Searching bots: their levels are stored with the seats, and each choice comes from the view, the game's
+seed and the move number alone, whichever worker process makes it."""
+
+
+@pytest.mark.parametrize(
+    ("table", "seed", "levels"),
+    [(BOTS_TABLE, 11, ["basic"] * 3), (LEVELS_TABLE, 5, ["strong", "good", "basic"])],
+    ids=["basic", "searching"],
+)
 async def test_a_restored_bots_table_plays_on_exactly_as_it_would_have(
-    tmp_path: Path, monkeypatch: Any
+    tmp_path: Path, monkeypatch: Any, table: dict[str, Any], seed: int, levels: list[str]
 ) -> None:
     # The same fixed seed deals the same tiles; the bots' choices come from the game's seed and the
     # move number, so the game interrupted by a restart ends as the uninterrupted one does.
-    async with running_server(seed=11) as server:
+    async with running_server(seed=seed) as server:
         cy = await Player.connect(server.url, "cy")
-        table_id = (await cy.request(**BOTS_TABLE)).table.table_id
+        table_id = (await cy.request(**table)).table.table_id
         await cy.request(type="spectate", table_id=table_id)
-        over = await cy.until(is_event("game_over"), timeout=30)
+        over = await cy.until(is_event("game_over"), timeout=120)
         uninterrupted = (await cy.request(type="get_record", record_id=over.event.record_id)).record
 
     gate = hold_commits(monkeypatch)
-    async with durable(tmp_path, seed=11) as server:
+    async with durable(tmp_path, seed=seed) as server:
         cy = await Player.connect(server.url, "cy")
-        table_id = (await cy.request(**BOTS_TABLE)).table.table_id
+        table_id = (await cy.request(**table)).table.table_id
         await cy.request(type="spectate", table_id=table_id)
-        await cy.until(lambda m: m.type == "event" and m.event.type == "trick_won")
+        await cy.until(lambda m: m.type == "event" and m.event.type == "trick_won", timeout=60)
         gate.clear()  # the table stalls mid-game; the server stops there
         await asyncio.sleep(0.05)
         stopping = asyncio.create_task(server.stop())
@@ -81,8 +91,10 @@ async def test_a_restored_bots_table_plays_on_exactly_as_it_would_have(
         stopped_at = len([m for m in cy.log if m.type == "event"])
     assert records(tmp_path / "boneyard.db") == []
 
-    async with durable(tmp_path, seed=11) as server:
-        for _ in range(300):
+    async with durable(tmp_path, seed=seed) as server:
+        assert server.lobby is not None
+        assert [s.level for s in server.lobby.tables[table_id].seats] == levels
+        for _ in range(1200):
             if records(tmp_path / "boneyard.db"):
                 break
             await asyncio.sleep(0.05)
