@@ -99,7 +99,7 @@ class Client(FrameWriter):
         """A reply of ``reply_bytes`` costs one more command per ``reply_bytes_per_command`` bytes (issue
         #15: fetching big replies in a loop must not be cheaper than sending commands). The bucket may go
         below zero: the commands after wait until it refills."""
-        self._bucket.tokens -= reply_bytes // self.ctx.settings.reply_bytes_per_command
+        self._bucket.charge(reply_bytes // self.ctx.settings.reply_bytes_per_command)
 
     # -- the connection's life ------------------------------------------------------------------------
 

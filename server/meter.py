@@ -3,6 +3,8 @@
 >>> bucket = TokenBucket(size=2, per_second=1.0, now=0.0)
 >>> [bucket.take(0.0), bucket.take(0.0), bucket.take(0.0), bucket.take(0.5), bucket.take(1.0)]
 [True, True, False, False, True]
+>>> bucket.charge(2); bucket.take(3.5), bucket.take(4.0)  # 2 tokens owed, then 3 s to refill
+(False, True)
 """
 
 from __future__ import annotations
@@ -27,3 +29,8 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
+
+    def charge(self, tokens: int) -> None:
+        """Take ``tokens`` more for something costlier than one command; the bucket may go below zero,
+        and what comes after waits until it has refilled."""
+        self.tokens -= tokens
