@@ -34,7 +34,9 @@ ANSI = re.compile(
     rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
 )
 # Bots answer at once; colour stays on (NO_COLOR unset) so the test reads past real escape sequences.
-ENV = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {
+# COLUMNS and LINES would override the pseudo-terminal's own size (shutil.get_terminal_size reads them first);
+# another test in the same worker process may have set them.
+ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")} | {
     "BONEYARD_BOT_DELAY_SECONDS": "0",
     "TERM": "xterm-256color",
     "PROMPT_TOOLKIT_NO_CPR": "1",  # the test does not answer cursor-position requests like a terminal
