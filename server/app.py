@@ -15,6 +15,8 @@ import contextlib
 import dataclasses
 import gc
 import logging
+import os
+import re
 import resource
 import socket
 import sys
@@ -22,7 +24,7 @@ import time
 from collections.abc import Sequence
 from http import HTTPStatus
 from types import TracebackType
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -41,6 +43,7 @@ from boneyard.protocol import (
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 from boneyard.server.botrunner import BotRunner
+from boneyard.server.cluster import ClusterError
 from boneyard.server.commands import Commands
 from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
 from boneyard.server.host import LoopClock
@@ -55,6 +58,9 @@ from boneyard.server.storage.restore import restore
 from boneyard.server.storage.store import NO_LOG
 from boneyard.server.wire import body_of
 from boneyard.server.wsconnection import BoneyardConnection
+
+if TYPE_CHECKING:
+    from boneyard.server.cluster.node import ClusterNode
 
 log = logging.getLogger("boneyard.server")
 
@@ -86,6 +92,17 @@ def connection_cap(setting: int | None, descriptors: int) -> int:
     """
     derived = max(1, descriptors - max(64, descriptors // 5))
     return derived if setting is None else min(setting, derived)
+
+
+def node_name(port: int) -> str:
+    """A cluster node's default name: the host name and the port (the process id with port 0), in the
+    characters a NATS subject token may hold.
+
+    >>> import re; bool(re.fullmatch(r"[A-Za-z0-9_-]+-[0-9]+", node_name(8765)))
+    True
+    """
+    host = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname()) or "node"
+    return f"{host}-{port or os.getpid()}"
 
 
 def descriptor_limit() -> int:
@@ -132,6 +149,8 @@ class BoneyardServer:
             store = MemoryRecordStore(self.settings.records_in_memory)
         self.store: RecordStore = store
         self.storage: Storage | None = None
+        self.cluster: ClusterNode | None = None
+        """This node's part in a cluster (``settings.cluster``), once started."""
         self.failed: BaseException | None = None
         """Why the server stopped by itself (the database failed), if it did."""
         self.metrics = Metrics(self._table_counts)
@@ -157,7 +176,9 @@ class BoneyardServer:
             raise RuntimeError("the server is already started")
         settings = self.settings
         loop = asyncio.get_running_loop()
-        if settings.durable:
+        if settings.cluster is not None:
+            await self._join_cluster(settings.cluster)
+        elif settings.durable:
             await _check_bindable(loop, settings.host, settings.port)  # before the database is created
             log.info("database %s", settings.db)
             self.storage = await Storage.open(settings.db, self._storage_failed, sync=settings.db_sync)
@@ -177,7 +198,25 @@ class BoneyardServer:
                 self.lobby.stop()
             if self.storage is not None:
                 await self.storage.close()
+            if self.cluster is not None:
+                await self.cluster.close()
             raise
+
+    async def _join_cluster(self, url: str) -> None:
+        """Connect to NATS: the tables' records and lobby are the cluster's (SQLite is not used)."""
+        from boneyard.server.cluster.node import ClusterNode  # nats-py: the optional cluster extra
+
+        settings = self.settings
+        name = settings.node or node_name(settings.port)
+        log.info("joining the cluster at %s as node %s", url, name)
+        try:
+            self.cluster = await ClusterNode.connect(url, name, records_in_memory=settings.records_in_memory)
+        except Exception as error:  # nats-py's: no servers, timeouts, JetStream not enabled
+            raise ClusterError(
+                f"cannot join the cluster at {url}: {error or type(error).__name__}"
+            ) from error
+        if self._own_store:
+            self.store = self.cluster.records
 
     async def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         settings = self.settings
@@ -224,9 +263,12 @@ class BoneyardServer:
             features=FEATURES,
         )
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
-        gate = storage.journal if storage else None
+        gate = storage.journal if storage else self.cluster.writes if self.cluster else None
         commands = Commands(self.lobby, body_of(hello))
         self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
+        if self.cluster is not None:
+            lobby = self.lobby
+            await self.cluster.attach(lobby, commands, self.metrics.watch_cluster(lambda: len(lobby.tables)))
         if storage is not None:
             restore(self.lobby, *storage.load(), self.lobby.clock.wall(), settings.grace_seconds)
             for table in list(self.lobby.tables.values()):
@@ -308,6 +350,8 @@ class BoneyardServer:
                 self.storage.log.session_logs(self.lobby.by_token.values())
             if self.storage is not None:
                 await self.storage.close()  # everything queued is committed first
+            if self.cluster is not None:
+                await self.cluster.close()
             self._stopped.set()
         log.info("stopped")
 
@@ -425,6 +469,12 @@ class BoneyardServer:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "the database failed\n")
             if self._stopping:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "stopping\n")
+            if self.cluster is not None:
+                if not self.cluster.connected:
+                    return connection.respond(
+                        HTTPStatus.SERVICE_UNAVAILABLE, "not connected to the cluster\n"
+                    )
+                return connection.respond(HTTPStatus.OK, f"ok, cluster node {self.cluster.name}\n")
             return connection.respond(HTTPStatus.OK, "ok\n")
         if path == "/metrics":
             response = connection.respond(HTTPStatus.OK, self.metrics.render().decode())

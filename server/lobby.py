@@ -19,9 +19,9 @@ import itertools
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack
 
@@ -55,6 +55,18 @@ _LIST_BYTES = SERVER_LIMITS.max_frame_bytes - 1024
 """A ``table_list`` stays within what clients decode; beyond it the newest running tables are left out."""
 _MAX_ITEMS = SERVER_LIMITS.max_array_len
 """A ``lobby_changed`` holds at most this many tables, and as many removed ids."""
+
+
+class RemoteTables(Protocol):
+    """The other nodes' tables, on a cluster node (``boneyard.server.cluster.node.ClusterNode``)."""
+
+    def packed(self, table_id: str) -> bytes | None:
+        """Another node's table's public description (``None``: not another node's)."""
+        ...
+
+    def listed(self) -> list[tuple[str, bytes]]:
+        """Every other node's table: its status and public description."""
+        ...
 
 
 class Lobby:
@@ -96,6 +108,10 @@ class Lobby:
         self._spectated_timer: Cancellable | None = None
         self.record_bodies = RecordBodies(records.get, on_encode=metrics.records_encoded.inc)
         """``get_record`` replies, each record encoded once."""
+        self.remote: RemoteTables | None = None
+        """On a cluster node: the other nodes' tables, listed and pushed like this node's own."""
+        self.on_note: Callable[[str], None] | None = None
+        """On a cluster node: told of each change of one of this node's tables (for the directory)."""
         self.quota = TableQuota(
             per_session=settings.tables_per_session,
             per_address=settings.tables_per_address,
@@ -168,7 +184,7 @@ class Lobby:
 
     def enter_lobby(self, session: Session) -> None:
         """A connected session at no table is in the lobby (it gets the lobby's pushes)."""
-        if session.client is not None and not session.tables:
+        if session.client is not None and not session.tables and not session.relayed:
             self.idle.add(session)
 
     def at_table(self, session: Session) -> None:
@@ -320,6 +336,12 @@ class Lobby:
 
     def _note(self, table_id: str, change: str) -> None:
         """Remember a change for the next lobby push; changes to one table in between merge into one."""
+        if self.on_note is not None:
+            self.on_note(table_id)
+        self.note_remote(table_id, change)
+
+    def note_remote(self, table_id: str, change: str) -> None:
+        """Remember a change of any table (another node's too) for the next lobby push."""
         self._pending[table_id] = change  # "removed" overrides "updated"; "updated" cannot follow it
         if self._push_timer is None:
             self._push_timer = self.clock.call_later(self.settings.lobby_push_seconds, self._push)
@@ -337,11 +359,11 @@ class Lobby:
         size = 0
         for table_id, change in pending.items():
             table = self.tables.get(table_id)
-            if change == "removed" or table is None:
+            packed = table.info_packed() if table is not None else self._remote_packed(table_id)
+            if change == "removed" or packed is None:
                 removed.append(table_id)
                 size += len(table_id) + 2
             else:
-                packed = table.info_packed()
                 tables.append(packed)
                 size += len(packed)
             if size > _LIST_BYTES or len(tables) >= _MAX_ITEMS or len(removed) >= _MAX_ITEMS:
@@ -355,17 +377,22 @@ class Lobby:
 
     def table_list_body(self, reply_to: CommandId | None) -> bytes:
         """``table_list``, assembled from each table's cached encoding (waiting tables first)."""
-        ordered = sorted(self.tables.values(), key=lambda t: t.status != "waiting")
+        listed = [(t.status, t.info_packed()) for t in self.tables.values()]
+        if self.remote is not None:
+            listed.extend(self.remote.listed())
+        ordered = sorted(listed, key=lambda t: t[0] != "waiting")
         parts: list[bytes] = []
         size = 0
-        for table in ordered[: SERVER_LIMITS.max_array_len]:
-            packed = table.info_packed()
+        for _, packed in ordered[: SERVER_LIMITS.max_array_len]:
             size += len(packed)
             if size > _LIST_BYTES:
                 break
             parts.append(packed)
         head = body_of_dict({"type": "table_list", "seq": 1, "reply_to": reply_to, "tables": []})
         return head[:-1] + array_header(len(parts)) + b"".join(parts)
+
+    def _remote_packed(self, table_id: str) -> bytes | None:
+        return None if self.remote is None else self.remote.packed(table_id)
 
     def table_counts(self) -> Iterable[tuple[str, str, int]]:
         counts = Counter((t.spec.name, t.status) for t in self.tables.values())

@@ -1,0 +1,383 @@
+"""One node of a Boneyard cluster: its NATS connection, the cluster-wide lobby, routing and records.
+
+Placement: a table lives on the node that created it (the creator's node: nothing to route for the
+creator). The owner holds it exactly as a single node does; every other node knows it from the table
+directory (:class:`~boneyard.server.cluster.directory.Directory`, bucket ``boneyard-tables``: the
+table's public description, the bytes ``table_info`` encodes, and its owner), lists it and pushes
+its changes to its own lobby like a local table's. A command naming a table owned elsewhere is
+forwarded to the owner, which handles it for a relay session (:mod:`boneyard.server.cluster.relay`).
+
+Finished records go to the key-value bucket ``boneyard-records`` before ``game_over`` reaches anyone
+(through :class:`~boneyard.server.cluster.writes.Writes`), so ``get_record`` answers on every node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+import nats
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from nats.js.errors import BucketNotFoundError, KeyNotFoundError
+from nats.js.kv import KeyValue
+
+from boneyard.protocol import ProtocolError, decode_command, encode
+from boneyard.protocol.values import CommandId
+from boneyard.server.cluster.directory import Directory
+from boneyard.server.cluster.relay import (
+    BODY,
+    COMMAND,
+    CONTROL,
+    PLACES,
+    RELAYED,
+    Bus,
+    Item,
+    RelayLink,
+    RelaySession,
+    RemotePlace,
+    inbox,
+    outbox,
+)
+from boneyard.server.cluster.writes import Writes
+from boneyard.server.records import GameRecord, MemoryRecordStore, validated
+from boneyard.server.session import Session
+from boneyard.server.wire import error_body
+
+if TYPE_CHECKING:
+    from boneyard.server.commands import Commands
+    from boneyard.server.lobby import Lobby
+    from boneyard.server.metrics import ClusterMetrics
+    from boneyard.server.table import Table
+
+log = logging.getLogger("boneyard.cluster")
+
+TABLES_BUCKET = "boneyard-tables"
+RECORDS_BUCKET = "boneyard-records"
+DIRECTORY_SECONDS = 0.05
+"""A table's changes reach the directory within this (several changes in between: one write)."""
+
+
+class ClusterRecords:
+    """The records of a cluster node: kept in memory here, and written to the records bucket."""
+
+    def __init__(self, bucket: KeyValue, writes: Writes, limit: int) -> None:
+        self._bucket = bucket
+        self._writes = writes
+        self.local = MemoryRecordStore(limit)
+
+    def put(self, record_id: str, record: GameRecord) -> None:
+        self.local.put(record_id, record)
+        data: bytes = msgpack.packb(record.model_dump())
+
+        async def write() -> None:
+            await self._bucket.put(record_id, data)
+
+        self._writes.write(write)
+
+    def get(self, record_id: str) -> GameRecord | None:
+        return self.local.get(record_id)
+
+    async def fetch(self, record_id: str) -> GameRecord | None:
+        """A record finished on another node, from the bucket (then kept here too)."""
+        try:
+            entry = await self._bucket.get(record_id)
+        except KeyNotFoundError:
+            return None
+        if entry.value is None:
+            return None
+        record = validated(msgpack.unpackb(entry.value))
+        self.local.put(record_id, record)
+        return record
+
+
+class ClusterNode:
+    """This node's part in the cluster (``connect``, then ``attach`` the lobby and commands)."""
+
+    def __init__(
+        self, name: str, nc: NATS, tables: Directory, records: ClusterRecords, writes: Writes
+    ) -> None:
+        self.name = name
+        self.nc = nc
+        self.directory = tables
+        self.records = records
+        self.writes = writes
+        loop = asyncio.get_running_loop()
+        self.bus = Bus(loop, self._publish, writes.committed)
+        self.lobby: Lobby | None = None
+        self.commands: Commands | None = None
+        self.metrics: ClusterMetrics | None = None
+        self.relays: dict[str, RelaySession] = {}
+        """Players of other nodes at this node's tables, by player id."""
+        self.homed: dict[str, Session] = {}
+        """This node's sessions at other nodes' tables, by player id."""
+        self._places: dict[tuple[str, str], RemotePlace] = {}
+        self._listed: dict[str, tuple[str, str, bytes]] = {}
+        """Other nodes' tables: owner, status and public description, by table id."""
+        self._dirty: set[str] = set()
+        self._publishing: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._subscriptions: list[Any] = []
+        self._feed: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def connect(cls, url: str, name: str, *, records_in_memory: int) -> ClusterNode:
+        """Join the cluster at ``url`` (raises what ``nats.connect`` raises when it cannot)."""
+        nc = await nats.connect(
+            url,
+            name=f"boneyard {name}",
+            connect_timeout=5,
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=0.5,
+        )
+        js = nc.jetstream()
+        writes = Writes(asyncio.get_running_loop())
+        tables = await Directory.open(js, TABLES_BUCKET)
+        try:
+            bucket = await js.key_value(RECORDS_BUCKET)
+        except BucketNotFoundError:
+            bucket = await js.create_key_value(bucket=RECORDS_BUCKET, history=1)
+        return cls(name, nc, tables, ClusterRecords(bucket, writes, records_in_memory), writes)
+
+    async def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
+        """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
+        self.lobby, self.commands, self.metrics = lobby, commands, metrics
+        lobby.remote = self
+        lobby.on_note = self._noted
+        commands.cluster = self
+        changes = self.directory.changes()
+        for key, value in self.directory.entries.items():
+            self._listing(key, value)
+        self._feed = asyncio.get_running_loop().create_task(self._follow(changes))
+        self._subscriptions = [
+            await self.nc.subscribe(inbox(self.name), cb=self._on_inbox),
+            await self.nc.subscribe(outbox(self.name), cb=self._on_outbox),
+        ]
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.nc.is_connected)
+
+    async def close(self) -> None:
+        """Leave the cluster: this node's tables leave the directory; queued messages go first."""
+        lobby = self.lobby
+        if lobby is not None:
+            self._dirty.update(lobby.tables)
+            lobby.tables.clear()
+            await self._publish_directory()
+        await self.writes.committed()
+        await self.bus.close()
+        for subscription in self._subscriptions:
+            with contextlib.suppress(Exception):
+                await subscription.unsubscribe()
+        if self._feed is not None:
+            self._feed.cancel()
+        await self.directory.close()
+        with contextlib.suppress(Exception):
+            await self.nc.drain()
+
+    async def _publish(self, subject: str, payload: bytes) -> None:
+        await self.nc.publish(subject, payload)
+
+    # -- the cluster-wide lobby ----------------------------------------------------------------------------
+
+    def packed(self, table_id: str) -> bytes | None:
+        """Another node's table's public description (``None``: no such table elsewhere)."""
+        listed = self._listed.get(table_id)
+        return None if listed is None else listed[2]
+
+    def listed(self) -> list[tuple[str, bytes]]:
+        """Every other node's table: status and public description."""
+        return [(status, packed) for _, status, packed in self._listed.values()]
+
+    def owner_of(self, table_id: str) -> str | None:
+        listed = self._listed.get(table_id)
+        return None if listed is None else listed[0]
+
+    async def _follow(self, changes: Any) -> None:
+        async for key, value in changes:
+            self._listing(key, value)
+
+    def _listing(self, table_id: str, value: bytes | None) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        if value is None:
+            if self._listed.pop(table_id, None) is not None:
+                lobby.note_remote(table_id, "removed")
+            return
+        owner, status, packed = msgpack.unpackb(value)
+        if owner == self.name:
+            return  # this node's own table: the lobby knows it already
+        self._listed[table_id] = (owner, status, packed)
+        lobby.note_remote(table_id, "updated")
+
+    def _noted(self, table_id: str) -> None:
+        """A table of this node changed (or went): into the directory soon."""
+        self._dirty.add(table_id)
+        if self._publishing is None:
+            self._publishing = asyncio.get_running_loop().create_task(self._publish_soon())
+
+    async def _publish_soon(self) -> None:
+        try:
+            await asyncio.sleep(DIRECTORY_SECONDS)
+            await self._publish_directory()
+        finally:
+            self._publishing = None
+
+    async def _publish_directory(self) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        while self._dirty:
+            dirty, self._dirty = self._dirty, set()
+            for table_id in dirty:
+                table = lobby.tables.get(table_id)
+                try:
+                    if table is None:
+                        await self.directory.remove(table_id)
+                    else:
+                        value = msgpack.packb([self.name, table.status, table.info_packed()])
+                        await self.directory.put(table_id, value)
+                except Exception as error:
+                    log.warning("table %s: cannot update the directory: %s", table_id, error)
+
+    # -- the home side: forwarding this node's players' commands ------------------------------------------
+
+    def forwards(self, session: Session, command: Any) -> bool:
+        """Forward ``command`` to the owner if it names a table another node owns; whether it did."""
+        table_id = getattr(command, "table_id", None)
+        if table_id is None or self.lobby is None or table_id in self.lobby.tables:
+            return False
+        owner = self.owner_of(table_id)
+        if owner is None:
+            return False
+        token = session.token
+        if command.type in ("join", "take_seat"):
+            token = self.lobby.token_for(session)  # the home holds the token: the player resumes here
+        self.homed[session.player_id] = session
+        self.bus.send(
+            inbox(owner), [COMMAND, session.player_id, session.name, self.name, token, encode(command)]
+        )
+        if self.metrics is not None:
+            self.metrics.routed.inc()
+        return True
+
+    def _control(self, player_id: str, table_id: str, what: str, seat: int | None) -> None:
+        place = self._places.get((player_id, table_id))
+        if place is not None:
+            self.bus.send(inbox(place.owner), [CONTROL, player_id, table_id, what, seat])
+
+    async def _on_outbox(self, msg: Msg) -> None:
+        for item in msgpack.unpackb(msg.data):
+            session = self.homed.get(item[1])
+            if session is None:
+                continue  # the session is gone here: nobody to deliver to
+            if item[0] == BODY:
+                session.deliver(item[2])
+            elif item[0] == PLACES:
+                self._set_places(session, item[2], item[3])
+            if session.client is None and not session.tables:
+                del self.homed[item[1]]  # gone from here, at no remote table: nothing more for it
+
+    def _set_places(self, session: Session, owner: str, places: dict[str, int | None]) -> None:
+        """The tables ``owner`` says the player is at there now: the home session's remote places."""
+        lobby = self.lobby
+        assert lobby is not None
+        player_id = session.player_id
+        for old in [p for p in session.tables if isinstance(p, RemotePlace) and p.owner == owner]:
+            if old.table_id not in places:
+                del session.tables[old]
+                self._places.pop((player_id, old.table_id), None)
+        for table_id, seat in places.items():
+            known = self._places.get((player_id, table_id))
+            place = known or RemotePlace(table_id, owner, player_id, self._control)
+            self._places[(player_id, table_id)] = place
+            session.tables[place] = seat
+        if session.tables:
+            lobby.at_table(session)
+        else:
+            lobby.enter_lobby(session)
+
+    def fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
+        """``get_record`` for a record this node does not hold: from the bucket, replied when it comes."""
+        task = asyncio.get_running_loop().create_task(self._fetch_record(session, record_id, reply_to))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        try:
+            found = await self.records.fetch(record_id)
+        except Exception as error:
+            log.warning("record %s: cannot read the records bucket: %s", record_id, error)
+            found = None
+        body = lobby.record_bodies.reply(record_id, reply_to) if found is not None else None
+        if body is None:
+            lobby.metrics.error("no_such_record")
+            body = error_body("no_such_record", f"no finished game has the record {record_id}", reply_to)
+        session.deliver(body)
+
+    # -- the owner side: relay sessions -------------------------------------------------------------------
+
+    async def _on_inbox(self, msg: Msg) -> None:
+        for item in msgpack.unpackb(msg.data):
+            try:
+                if item[0] == COMMAND:
+                    self._command(item)
+                elif item[0] == CONTROL:
+                    self._control_in(item)
+            except Exception:
+                log.exception("a relayed message failed: %r", item[:4])
+
+    def _relay(self, player_id: str, name: str, home: str) -> RelaySession:
+        relay = self.relays.get(player_id)
+        if relay is None:
+            relay = self.relays[player_id] = RelaySession(player_id, name, home, self.name, self.bus)
+        elif relay.home != home:
+            relay.rehome(home)
+        return relay
+
+    def _command(self, item: Item) -> None:
+        _, player_id, name, home, token, frame = item
+        commands = self.commands
+        assert commands is not None
+        relay = self._relay(player_id, name, home)
+        if token is not None:
+            relay.token = token
+        try:
+            command = decode_command(frame)
+        except ProtocolError as error:  # decoded once on the home already: a version mismatch
+            log.warning("a forwarded command does not decode: %s", error)
+            return
+        commands.dispatch(RelayLink(relay), relay, command)
+        self._settle(relay)
+
+    def _control_in(self, item: Item) -> None:
+        _, player_id, table_id, what, seat = item
+        relay = self.relays.get(player_id)
+        lobby = self.lobby
+        assert lobby is not None
+        table: Table | None = lobby.tables.get(table_id)
+        if relay is None or table is None:
+            return
+        if what == "snapshot":
+            relay.deliver(table.snapshot_body(seat))
+        elif what == "abandon":
+            table.abandon(relay)
+        elif seat is not None and table.seats[seat].session is relay:
+            if what == "connected":
+                relay.client = RELAYED
+                table.seat_connected(seat)
+            elif what == "disconnected":
+                relay.client = None
+                table.seat_disconnected(seat)
+            elif what == "away":
+                table.seat_away(seat)
+        self._settle(relay)
+
+    def _settle(self, relay: RelaySession) -> None:
+        if not relay.sync_places() and self.relays.get(relay.player_id) is relay:
+            del self.relays[relay.player_id]

@@ -1,0 +1,83 @@
+"""The cluster's write-ahead gate: a node's writes to NATS, one at a time, in order, and who waits for them.
+
+On a cluster node the durable writes (a table's journal appends, finished records) go to JetStream
+instead of SQLite, and the same rule holds as on a single node: a frame goes out only once every
+write made before it is acknowledged. :class:`Writes` is the outbox's
+:class:`~boneyard.server.outbox.Gate` on a cluster node, and what relayed frames wait for too.
+
+Why one at a time: a table's appends must be serialized anyway (each names the entry it follows:
+that is the fence), and acknowledgements in order make "everything before this is written" a
+counter. A write that fails is logged by whoever made it; the queue goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger("boneyard.cluster")
+
+Write = Callable[[], Awaitable[object]]
+
+
+class Writes:
+    """Writes awaited in the order they were made; callbacks once every write made before them is done."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._queue: deque[Write] = deque()
+        self._issued = 0
+        self._done = 0
+        self._waiting: deque[tuple[int, Callable[[], None]]] = deque()
+        self._worker: asyncio.Task[None] | None = None
+        self.failed: BaseException | None = None
+        """Set by the node when it can no longer write at all (never by one failed write)."""
+
+    def write(self, write: Write) -> None:
+        """Queue ``write`` (a coroutine function): awaited after every write queued before it."""
+        self._queue.append(write)
+        self._issued += 1
+        if self._worker is None:
+            self._worker = self._loop.create_task(self._work())
+
+    async def _work(self) -> None:
+        try:
+            while self._queue:
+                write = self._queue.popleft()
+                try:
+                    await write()
+                except Exception:  # the writer handles its own failures; this is the last resort
+                    log.exception("a cluster write failed")
+                self._done += 1
+                while self._waiting and self._waiting[0][0] <= self._done:
+                    self._waiting.popleft()[1]()
+        finally:
+            self._worker = None
+
+    # -- the Gate protocol ------------------------------------------------------------------------------
+
+    def pending(self) -> bool:
+        return self._done < self._issued
+
+    def broken(self) -> bool:
+        return self.failed is not None
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        if self._done >= self._issued:
+            callback()
+        else:
+            self._waiting.append((self._issued, callback))
+
+    async def committed(self) -> None:
+        if self._done >= self._issued:
+            return
+        done: asyncio.Future[None] = self._loop.create_future()
+
+        def wake() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        self.after_commit(wake)
+        await done
