@@ -55,7 +55,7 @@ from boneyard.server.settings import Settings
 from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage
 from boneyard.server.storage.restore import restore
-from boneyard.server.storage.store import NO_LOG
+from boneyard.server.storage.store import NO_LOG, TableLog
 from boneyard.server.wire import body_of
 from boneyard.server.wsconnection import BoneyardConnection
 
@@ -210,7 +210,9 @@ class BoneyardServer:
         name = settings.node or node_name(settings.port)
         log.info("joining the cluster at %s as node %s", url, name)
         try:
-            self.cluster = await ClusterNode.connect(url, name, records_in_memory=settings.records_in_memory)
+            self.cluster = await ClusterNode.connect(
+                url, name, records_in_memory=settings.records_in_memory, ttl=settings.cluster_lease_seconds
+            )
         except Exception as error:  # nats-py's: no servers, timeouts, JetStream not enabled
             raise ClusterError(
                 f"cannot join the cluster at {url}: {error or type(error).__name__}"
@@ -225,9 +227,7 @@ class BoneyardServer:
         log.info("max_connections %d (descriptor limit %d)", self.max_connections, descriptors)
         storage = self.storage
         self._stopped = asyncio.Event()
-        self.lobby = Lobby(
-            settings, self.metrics, self.store, LoopClock(loop), storage.log if storage else NO_LOG
-        )
+        self.lobby = Lobby(settings, self.metrics, self.store, LoopClock(loop), self._table_log())
         self.lobby.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
         self.lobby.bots.start()
         limits = Limits(
@@ -301,6 +301,11 @@ class BoneyardServer:
             gc.freeze()  # start-up objects (modules, models, schemas) are never collected: stop scanning them
             self._gc_keeper = loop.create_task(self._keep_gc_short())
         log.info("serving", extra={"peer": f"{settings.host}:{self.port}"})
+
+    def _table_log(self) -> TableLog:
+        if self.cluster is not None:
+            return self.cluster.tablelog
+        return self.storage.log if self.storage is not None else NO_LOG
 
     @property
     def port(self) -> int:

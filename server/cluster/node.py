@@ -22,12 +22,15 @@ import msgpack
 import nats
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
+from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError, KeyNotFoundError
 from nats.js.kv import KeyValue
 
 from boneyard.protocol import ProtocolError, decode_command, encode
 from boneyard.protocol.values import CommandId
 from boneyard.server.cluster.directory import Directory
+from boneyard.server.cluster.journal import ensure_stream
+from boneyard.server.cluster.leases import LeaseBook
 from boneyard.server.cluster.relay import (
     BODY,
     COMMAND,
@@ -42,6 +45,8 @@ from boneyard.server.cluster.relay import (
     inbox,
     outbox,
 )
+from boneyard.server.cluster.tablelog import JournalLog
+from boneyard.server.cluster.takeover import Ownership
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.records import GameRecord, MemoryRecordStore, validated
 from boneyard.server.session import Session
@@ -57,8 +62,16 @@ log = logging.getLogger("boneyard.cluster")
 
 TABLES_BUCKET = "boneyard-tables"
 RECORDS_BUCKET = "boneyard-records"
+TOKENS_BUCKET = "boneyard-tokens"
 DIRECTORY_SECONDS = 0.05
 """A table's changes reach the directory within this (several changes in between: one write)."""
+
+
+async def _bucket(js: JetStreamContext, name: str) -> KeyValue:
+    try:
+        return await js.key_value(name)
+    except BucketNotFoundError:
+        return await js.create_key_value(bucket=name, history=1)
 
 
 class ClusterRecords:
@@ -98,13 +111,26 @@ class ClusterNode:
     """This node's part in the cluster (``connect``, then ``attach`` the lobby and commands)."""
 
     def __init__(
-        self, name: str, nc: NATS, tables: Directory, records: ClusterRecords, writes: Writes
+        self,
+        name: str,
+        nc: NATS,
+        tables: Directory,
+        records: ClusterRecords,
+        writes: Writes,
+        leases: LeaseBook,
+        tokens: KeyValue,
+        ttl: float,
     ) -> None:
         self.name = name
         self.nc = nc
+        self.js = nc.jetstream()
         self.directory = tables
         self.records = records
         self.writes = writes
+        self.tokens = tokens
+        self.tablelog = JournalLog(self.js, writes, leases, tokens, name, self.lost)
+        """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
+        self.ownership = Ownership(self, ttl)
         loop = asyncio.get_running_loop()
         self.bus = Bus(loop, self._publish, writes.committed)
         self.lobby: Lobby | None = None
@@ -124,8 +150,9 @@ class ClusterNode:
         self._feed: asyncio.Task[None] | None = None
 
     @classmethod
-    async def connect(cls, url: str, name: str, *, records_in_memory: int) -> ClusterNode:
-        """Join the cluster at ``url`` (raises what ``nats.connect`` raises when it cannot)."""
+    async def connect(cls, url: str, name: str, *, records_in_memory: int, ttl: float) -> ClusterNode:
+        """Join the cluster at ``url`` (raises what ``nats.connect`` raises when it cannot); ``ttl``: how
+        long a table's lease outlives its owner's last renewal."""
         nc = await nats.connect(
             url,
             name=f"boneyard {name}",
@@ -135,16 +162,18 @@ class ClusterNode:
         )
         js = nc.jetstream()
         writes = Writes(asyncio.get_running_loop())
+        await ensure_stream(js)
         tables = await Directory.open(js, TABLES_BUCKET)
-        try:
-            bucket = await js.key_value(RECORDS_BUCKET)
-        except BucketNotFoundError:
-            bucket = await js.create_key_value(bucket=RECORDS_BUCKET, history=1)
-        return cls(name, nc, tables, ClusterRecords(bucket, writes, records_in_memory), writes)
+        records = await _bucket(js, RECORDS_BUCKET)
+        tokens = await _bucket(js, TOKENS_BUCKET)
+        leases = await LeaseBook.open(js, name, ttl=ttl)
+        stored = ClusterRecords(records, writes, records_in_memory)
+        return cls(name, nc, tables, stored, writes, leases, tokens, ttl)
 
     async def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
         self.lobby, self.commands, self.metrics = lobby, commands, metrics
+        self.tablelog.append_seconds = metrics.journal_seconds
         lobby.remote = self
         lobby.on_note = self._noted
         commands.cluster = self
@@ -156,19 +185,19 @@ class ClusterNode:
             await self.nc.subscribe(inbox(self.name), cb=self._on_inbox),
             await self.nc.subscribe(outbox(self.name), cb=self._on_outbox),
         ]
+        await self.ownership.start()
 
     @property
     def connected(self) -> bool:
         return bool(self.nc.is_connected)
 
     async def close(self) -> None:
-        """Leave the cluster: this node's tables leave the directory; queued messages go first."""
-        lobby = self.lobby
-        if lobby is not None:
-            self._dirty.update(lobby.tables)
-            lobby.tables.clear()
-            await self._publish_directory()
-        await self.writes.committed()
+        """Leave the cluster: this node's tables are handed over (the lobby is stopped: no timer runs);
+        queued messages go first."""
+        await self.ownership.stop()
+        if self._publishing is not None:
+            await self._publishing
+        await self.ownership.hand_over()
         await self.bus.close()
         for subscription in self._subscriptions:
             with contextlib.suppress(Exception):
@@ -210,9 +239,31 @@ class ClusterNode:
             return
         owner, status, packed = msgpack.unpackb(value)
         if owner == self.name:
-            return  # this node's own table: the lobby knows it already
+            self._listed.pop(table_id, None)  # this node's own table (taken over?): the lobby knows it
+            return
         self._listed[table_id] = (owner, status, packed)
         lobby.note_remote(table_id, "updated")
+
+    def others(self) -> list[tuple[str, str]]:
+        """Every other node's table, and its owner as the directory says."""
+        return [(table_id, listed[0]) for table_id, listed in self._listed.items()]
+
+    def announce(self, table_id: str) -> None:
+        """This node owns the table now: into the directory soon."""
+        self._noted(table_id)
+
+    def lost(self, table_id: str, why: str) -> None:
+        """The table is no longer this node's: dropped at once, its timers stopped, nothing more sent."""
+        self.tablelog.forget(table_id)
+        lobby = self.lobby
+        table = lobby.tables.pop(table_id, None) if lobby is not None else None
+        if table is None or lobby is None:
+            return
+        lobby.quota.removed(table_id)
+        for session in table.clear():
+            if isinstance(session, RelaySession):
+                self._settle(session)
+        log.warning("table %s dropped: %s", table_id, why)
 
     def _noted(self, table_id: str) -> None:
         """A table of this node changed (or went): into the directory soon."""
@@ -250,7 +301,9 @@ class ClusterNode:
         table_id = getattr(command, "table_id", None)
         if table_id is None or self.lobby is None or table_id in self.lobby.tables:
             return False
-        owner = self.owner_of(table_id)
+        place = self._places.get((session.player_id, table_id))
+        # The player's place knows a takeover first (the new owner's places come before its snapshot).
+        owner = place.owner if place is not None else self.owner_of(table_id)
         if owner is None:
             return False
         token = session.token
@@ -293,12 +346,19 @@ class ClusterNode:
         for table_id, seat in places.items():
             known = self._places.get((player_id, table_id))
             place = known or RemotePlace(table_id, owner, player_id, self._control)
+            place.owner = owner  # another node took the table over
             self._places[(player_id, table_id)] = place
             session.tables[place] = seat
         if session.tables:
             lobby.at_table(session)
         else:
             lobby.enter_lobby(session)
+
+    def forget_place(self, session: Session, table_id: str) -> None:
+        """The session's remote place at ``table_id`` is gone (this node owns the table now)."""
+        place = self._places.pop((session.player_id, table_id), None)
+        if place is not None:
+            session.tables.pop(place, None)
 
     def fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
         """``get_record`` for a record this node does not hold: from the bucket, replied when it comes."""
@@ -332,7 +392,8 @@ class ClusterNode:
             except Exception:
                 log.exception("a relayed message failed: %r", item[:4])
 
-    def _relay(self, player_id: str, name: str, home: str) -> RelaySession:
+    def relay(self, player_id: str, name: str, home: str) -> RelaySession:
+        """The relay session of a player of ``home`` (made, or re-pointed there)."""
         relay = self.relays.get(player_id)
         if relay is None:
             relay = self.relays[player_id] = RelaySession(player_id, name, home, self.name, self.bus)
@@ -344,7 +405,7 @@ class ClusterNode:
         _, player_id, name, home, token, frame = item
         commands = self.commands
         assert commands is not None
-        relay = self._relay(player_id, name, home)
+        relay = self.relay(player_id, name, home)
         if token is not None:
             relay.token = token
         try:
