@@ -14,7 +14,7 @@ from typing import Any
 # The protocol client and the oracle of the server tests (their folder is not a package).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from server_testkit import Player  # noqa: E402
+from server_testkit import Player
 
 ROOT = Path(__file__).resolve().parents[2]
 
