@@ -71,6 +71,10 @@ class Router(Protocol):
         """Reply to ``get_record`` from the cluster's records (this node has not got it)."""
         ...
 
+    def resume(self, link: Link, command: Identify) -> None:
+        """Resume a token this node does not know from the cluster's tokens (or close with 4002)."""
+        ...
+
 
 class Commands:
     """The table tier's front door: what a connection hands every decoded command to."""
@@ -162,10 +166,18 @@ class Commands:
             log.info("identified", extra=ids(player_id=session.player_id, peer=peer))
             return
         resumed = lobby.by_token.get(command.resume.token)
+        if resumed is None and self.cluster is not None:
+            self.cluster.resume(link, command)  # its home may have been another node
+            return
         if resumed is None:
             link.close_with(4002, "unknown or expired resume token")
             return
-        session = resumed
+        self.resumed(link, resumed, command)
+
+    def resumed(self, link: Link, session: Session, command: Identify) -> None:
+        """``session`` resumes on ``link``: the messages it missed, or a snapshot of each of its tables."""
+        assert command.resume is not None
+        lobby = self.lobby
         old = session.client
         if old is not None and old is not link:  # another connection resumed this one's session
             old_link: Link = old  # type: ignore[assignment]  # sessions' clients are links

@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import msgpack
@@ -26,7 +28,7 @@ from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError, KeyNotFoundError
 from nats.js.kv import KeyValue
 
-from boneyard.protocol import ProtocolError, decode_command, encode
+from boneyard.protocol import Identify, ProtocolError, decode_command, encode
 from boneyard.protocol.values import CommandId
 from boneyard.server.cluster.directory import Directory
 from boneyard.server.cluster.journal import ensure_stream
@@ -50,10 +52,11 @@ from boneyard.server.cluster.takeover import Ownership
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.records import GameRecord, MemoryRecordStore, validated
 from boneyard.server.session import Session
+from boneyard.server.storage.store import StoredSession
 from boneyard.server.wire import error_body
 
 if TYPE_CHECKING:
-    from boneyard.server.commands import Commands
+    from boneyard.server.commands import Commands, Link
     from boneyard.server.lobby import Lobby
     from boneyard.server.metrics import ClusterMetrics
     from boneyard.server.table import Table
@@ -63,6 +66,9 @@ log = logging.getLogger("boneyard.cluster")
 TABLES_BUCKET = "boneyard-tables"
 RECORDS_BUCKET = "boneyard-records"
 TOKENS_BUCKET = "boneyard-tokens"
+NODES_BUCKET = "boneyard-nodes"
+REHOME = "boneyard.rehome"
+"""A player resumed through another node: ``[player_id, new home]`` to every node."""
 DIRECTORY_SECONDS = 0.05
 """A table's changes reach the directory within this (several changes in between: one write)."""
 
@@ -120,6 +126,7 @@ class ClusterNode:
         leases: LeaseBook,
         tokens: KeyValue,
         ttl: float,
+        nodes: KeyValue,
     ) -> None:
         self.name = name
         self.nc = nc
@@ -128,6 +135,8 @@ class ClusterNode:
         self.records = records
         self.writes = writes
         self.tokens = tokens
+        self.nodes = nodes
+        """Every live node's key, written every ttl/3, expiring after ttl (the heartbeat)."""
         self.tablelog = JournalLog(self.js, writes, leases, tokens, name, self.lost)
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
@@ -167,8 +176,12 @@ class ClusterNode:
         records = await _bucket(js, RECORDS_BUCKET)
         tokens = await _bucket(js, TOKENS_BUCKET)
         leases = await LeaseBook.open(js, name, ttl=ttl)
+        try:
+            nodes = await js.key_value(NODES_BUCKET)
+        except BucketNotFoundError:
+            nodes = await js.create_key_value(bucket=NODES_BUCKET, ttl=ttl, history=1)
         stored = ClusterRecords(records, writes, records_in_memory)
-        return cls(name, nc, tables, stored, writes, leases, tokens, ttl)
+        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, nodes)
 
     async def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
@@ -184,6 +197,7 @@ class ClusterNode:
         self._subscriptions = [
             await self.nc.subscribe(inbox(self.name), cb=self._on_inbox),
             await self.nc.subscribe(outbox(self.name), cb=self._on_outbox),
+            await self.nc.subscribe(REHOME, cb=self._on_rehome),
         ]
         await self.ownership.start()
 
@@ -198,6 +212,8 @@ class ClusterNode:
         if self._publishing is not None:
             await self._publishing
         await self.ownership.hand_over()
+        with contextlib.suppress(Exception):
+            await self.nodes.delete(self.name)  # gone: the owners of its players' tables know at once
         await self.bus.close()
         for subscription in self._subscriptions:
             with contextlib.suppress(Exception):
@@ -299,11 +315,14 @@ class ClusterNode:
     def forwards(self, session: Session, command: Any) -> bool:
         """Forward ``command`` to the owner if it names a table another node owns; whether it did."""
         table_id = getattr(command, "table_id", None)
-        if table_id is None or self.lobby is None or table_id in self.lobby.tables:
+        if table_id is None or self.lobby is None:
             return False
         place = self._places.get((session.player_id, table_id))
-        # The player's place knows a takeover first (the new owner's places come before its snapshot).
-        owner = place.owner if place is not None else self.owner_of(table_id)
+        # The player's place knows a takeover first (the new owner's places come before its snapshot);
+        # a place at a table this node took over while the player was relayed stays relayed.
+        owner = place.owner if place is not None else None
+        if owner is None and table_id not in self.lobby.tables:
+            owner = self.owner_of(table_id)
         if owner is None:
             return False
         token = session.token
@@ -360,11 +379,85 @@ class ClusterNode:
         if place is not None:
             session.tables.pop(place, None)
 
-    def fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
-        """``get_record`` for a record this node does not hold: from the bucket, replied when it comes."""
-        task = asyncio.get_running_loop().create_task(self._fetch_record(session, record_id, reply_to))
+    def resume(self, link: Link, command: Identify) -> None:
+        """A token this node does not know: its player's home was another node (which died, or closed
+        the connection at a stop). The session is made from the tokens bucket, and every owner of the
+        player's tables told to relay here now; they send snapshots (``replayed: 0``, as after a crash)."""
+        self._spawn(self._resume(link, command))
+
+    async def _resume(self, link: Link, command: Identify) -> None:
+        lobby, commands = self.lobby, self.commands
+        assert lobby is not None and commands is not None and command.resume is not None
+        token = command.resume.token
+        try:
+            entry = await self.tokens.get(token)
+        except KeyNotFoundError:
+            entry = None
+        except Exception as error:
+            log.warning("cannot read the tokens bucket: %s", error)
+            entry = None
+        if entry is None or entry.value is None:
+            link.close_with(4002, "unknown or expired resume token")
+            return
+        player_id, name, _ = msgpack.unpackb(entry.value)
+        session = lobby.by_token.get(token) or lobby.restore_session(StoredSession(token, player_id, name))
+        self.homed[player_id] = session
+        self.tablelog.session(session)  # its home is this node now (a takeover relays here)
+        await self.writes.committed()
+        commands.resumed(link, session, command)
+        await self.nc.publish(REHOME, msgpack.packb([player_id, self.name]))
+
+    async def _on_rehome(self, msg: Msg) -> None:
+        player_id, home = msgpack.unpackb(msg.data)
+        self.rehome(player_id, home)
+
+    def rehome(self, player_id: str, home: str) -> None:
+        """The player resumed through ``home``: relay there, with a snapshot of each table."""
+        relay = self.relays.get(player_id)
+        lobby = self.lobby
+        if relay is None or lobby is None or (home == relay.home and relay.client is not None):
+            return
+        relay.cancel_timer()
+        relay.client = RELAYED
+        relay.rehome(home)
+        for table, seat in list(relay.tables.items()):
+            relay.deliver(table.snapshot_body(seat))
+            if seat is not None:
+                table.seat_connected(seat)
+
+    def home_gone(self, home: str) -> None:
+        """``home``'s heartbeat expired: its players are disconnected, as after a dropped connection
+        (grace, then the server plays for them), until they resume through another node."""
+        lobby = self.lobby
+        if lobby is None:
+            return
+        for relay in self.relays.values():
+            if relay.home != home or relay.client is None:
+                continue
+            relay.client = None
+            for table, seat in relay.seats():
+                table.seat_disconnected(seat)
+            relay.timer = lobby.clock.call_later(lobby.settings.grace_seconds, partial(self._away, relay))
+            log.info("node %s is gone: player %s disconnected", home, relay.player_id)
+
+    @staticmethod
+    def _away(relay: RelaySession) -> None:
+        relay.timer = None
+        for table, seat in relay.seats():
+            table.seat_away(seat)
+
+    def homes(self) -> set[str]:
+        """The other nodes this node's tables relay to."""
+        return {relay.home for relay in self.relays.values() if relay.home != self.name}
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
+        """``get_record`` for a record this node does not hold: from the bucket, replied when it comes."""
+        self._spawn(self._fetch_record(session, record_id, reply_to))
 
     async def _fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
         lobby = self.lobby
@@ -404,7 +497,9 @@ class ClusterNode:
     def _command(self, item: Item) -> None:
         _, player_id, name, home, token, frame = item
         commands = self.commands
-        assert commands is not None
+        assert commands is not None and self.lobby is not None
+        if self.lobby.stopping:
+            return  # handing its tables over: the next owner gives the player their turn again
         relay = self.relay(player_id, name, home)
         if token is not None:
             relay.token = token

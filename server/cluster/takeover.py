@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 from nats.aio.msg import Msg
+from nats.js.errors import KeyNotFoundError
 
 from boneyard.server.cluster.journal import Fenced, TableJournal
 from boneyard.server.cluster.leases import LeaseLost
@@ -91,11 +92,25 @@ class Ownership:
                     node.tablelog.held[table_id] = renewed
                 if metrics is not None:
                     metrics.lease_renewals.inc()
+            await self._heartbeat()
             if not failed:
                 last_ok = time.monotonic()
             elif time.monotonic() - last_ok > self.ttl:
                 for table_id in list(node.tablelog.held):
                     node.lost(table_id, f"its lease could not be renewed for {self.ttl:g} s")
+
+    async def _heartbeat(self) -> None:
+        """This node's key lives on; the homes whose key expired lose their players' connections."""
+        node = self.node
+        try:
+            await node.nodes.put(node.name, b"1")
+            for home in node.homes():
+                try:
+                    await node.nodes.get(home)
+                except KeyNotFoundError:
+                    node.home_gone(home)
+        except Exception as error:
+            log.debug("heartbeat failed: %s", error)
 
     # -- takeovers --------------------------------------------------------------------------------------
 
@@ -159,6 +174,7 @@ class Ownership:
                 if session.client is not None:
                     session.deliver(table.snapshot_body(seat.index))
                     table.seat_connected(seat.index)  # their turn again, if they are to move
+            await self._recheck_homes(table.seats)
             log.info(
                 "took table %s over (term %d, %d actions) in %.0f ms",
                 table_id,
@@ -169,6 +185,20 @@ class Ownership:
             return True
         finally:
             self._taking.discard(table_id)
+
+    async def _recheck_homes(self, seats: Any) -> None:
+        """A player who resumed through another node while the table was being taken over: the
+        resume's token write came after this takeover read it, and its ``rehome`` before the relay
+        session existed. Reading the token again after the restore closes that window."""
+        for seat in seats:
+            relay = seat.session
+            if not isinstance(relay, RelaySession) or relay.token is None:
+                continue
+            with contextlib.suppress(Exception):
+                entry = await self.node.tokens.get(relay.token)
+                home = msgpack.unpackb(entry.value)[2] if entry.value else relay.home
+                if home != relay.home:
+                    self.node.rehome(relay.player_id, home)
 
     async def hand_over(self) -> None:
         """A graceful stop: every table's last appends acknowledged, its lease released, the others told."""
