@@ -141,7 +141,8 @@ class ClusterNode:
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
         loop = asyncio.get_running_loop()
-        self.bus = Bus(loop, self._publish, writes.committed)
+        self.bus = Bus(loop, self._publish, writes.settled)
+        writes.on_refused = self._refused
         self.lobby: Lobby | None = None
         self.commands: Commands | None = None
         self.metrics: ClusterMetrics | None = None
@@ -270,7 +271,7 @@ class ClusterNode:
 
     def lost(self, table_id: str, why: str) -> None:
         """The table is no longer this node's: dropped at once, its timers stopped, nothing more sent."""
-        self.tablelog.forget(table_id)
+        self.tablelog.forget(table_id, lost=True)
         lobby = self.lobby
         table = lobby.tables.pop(table_id, None) if lobby is not None else None
         if table is None or lobby is None:
@@ -279,7 +280,19 @@ class ClusterNode:
         for session in table.clear():
             if isinstance(session, RelaySession):
                 self._settle(session)
+            elif session.client is not None:  # this node's own player: resume through the new owner
+                _close(session, "this node no longer holds the table: resume")
         log.warning("table %s dropped: %s", table_id, why)
+
+    def _refused(self) -> None:
+        """A journal append was refused: the frames that waited for it were dropped, so the connections
+        they were for may have a gap in their ``seq``. Every client of this node resumes (1012)."""
+        lobby = self.lobby
+        if lobby is None:
+            return
+        for session in [*lobby.by_token.values(), *lobby.idle]:
+            if session.client is not None and not session.relayed:
+                _close(session, "this node was cut off from the cluster: resume")
 
     def _noted(self, table_id: str) -> None:
         """A table of this node changed (or went): into the directory soon."""
@@ -537,3 +550,8 @@ class ClusterNode:
     def _settle(self, relay: RelaySession) -> None:
         if not relay.sync_places() and self.relays.get(relay.player_id) is relay:
             del self.relays[relay.player_id]
+
+
+def _close(session: Session, reason: str) -> None:
+    link: Any = session.client  # a session's client is its connection (a Link)
+    link.close_with(1012, reason)

@@ -57,7 +57,7 @@ class Bus:
     task, each batch only once every write made before it is acknowledged (write-ahead)."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, publish: Publish, ready: Callable[[], Awaitable[None]]
+        self, loop: asyncio.AbstractEventLoop, publish: Publish, ready: Callable[[], Awaitable[bool]]
     ):
         self._loop = loop
         self._publish = publish
@@ -85,7 +85,9 @@ class Bus:
     async def _send(self) -> None:
         while True:
             batches = await self._queue.get()
-            await self._ready()  # what these bodies tell of is written first
+            if not await self._ready():  # what these bodies tell of is written first
+                log.warning("%d relayed batches dropped: a write before them was refused", len(batches))
+                continue
             for subject, items in batches.items():
                 try:
                     await self._publish(subject, msgpack.packb(items))

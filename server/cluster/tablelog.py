@@ -71,6 +71,8 @@ class JournalLog:
         self.held: dict[str, Lease] = {}
         """The leases of the tables this node owns, by table id (renewed by the node)."""
         self._rows: dict[str, TableRows] = {}
+        self._dropped: set[str] = set()
+        """Tables lost to another node: their appends still queued are refused here."""
         self.append_seconds: Observe | None = None
 
     def adopt(self, journal: TableJournal, lease: Lease) -> None:
@@ -78,8 +80,11 @@ class JournalLog:
         self.journals[journal.table_id] = journal
         self.held[journal.table_id] = lease
 
-    def forget(self, table_id: str) -> None:
-        """The table is no longer this node's (lost, or handed over): nothing more is appended for it."""
+    def forget(self, table_id: str, *, lost: bool = False) -> None:
+        """The table is no longer this node's (``lost``, or handed over): nothing more is appended for it
+        (what is still queued for a lost table is refused: nobody may hear of it)."""
+        if lost:
+            self._dropped.add(table_id)
         self.journals.pop(table_id, None)
         self.held.pop(table_id, None)
         self._rows.pop(table_id, None)
@@ -158,20 +163,21 @@ class JournalLog:
             return  # the table is no longer this node's
         data: bytes = msgpack.packb(entry)
 
-        async def append() -> None:
-            if self.journals.get(table_id) is not journal:
-                return  # dropped meanwhile: nothing more for it
+        async def append() -> bool:
+            if table_id in self._dropped:
+                return False  # lost meanwhile: nothing more for it, nor what follows
             started = time.perf_counter()
             try:
                 await journal.append(data)
             except Fenced:
                 self._lost(table_id, "another node appended to its journal (fenced)")
-                return
+                return False
             except Exception as error:
                 self._lost(table_id, f"its journal append failed: {error or type(error).__name__}")
-                return
+                return False
             if self.append_seconds is not None:
                 self.append_seconds.observe(time.perf_counter() - started)
+            return True
 
         self._writes.write(append)
 

@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("boneyard.cluster")
 
-Write = Callable[[], Awaitable[object]]
+Write = Callable[[], Awaitable[bool | None]]
+"""A write; it returns ``False`` when JetStream refused it (the fence): see :meth:`Writes.write`."""
 
 
 class Writes:
@@ -31,12 +32,19 @@ class Writes:
         self._issued = 0
         self._done = 0
         self._waiting: deque[tuple[int, Callable[[], None]]] = deque()
+        self._awaiting: list[tuple[int, asyncio.Future[bool]]] = []
+        self.on_refused: Callable[[], None] | None = None
+        """Called when a write was refused, after what waited for it was dropped."""
         self._worker: asyncio.Task[None] | None = None
         self.failed: BaseException | None = None
         """Set by the node when it can no longer write at all (never by one failed write)."""
 
     def write(self, write: Write) -> None:
-        """Queue ``write`` (a coroutine function): awaited after every write queued before it."""
+        """Queue ``write`` (a coroutine function): awaited after every write queued before it.
+
+        A write that returns ``False`` was refused (another node owns the table now): whatever waits
+        for it is dropped, never sent (nobody may hear of what was refused), and ``on_refused`` called.
+        """
         self._queue.append(write)
         self._issued += 1
         if self._worker is None:
@@ -46,15 +54,34 @@ class Writes:
         try:
             while self._queue:
                 write = self._queue.popleft()
+                refused = False
                 try:
-                    await write()
+                    refused = await write() is False
                 except Exception:  # the writer handles its own failures; this is the last resort
                     log.exception("a cluster write failed")
                 self._done += 1
+                if refused:
+                    self._refuse()
                 while self._waiting and self._waiting[0][0] <= self._done:
                     self._waiting.popleft()[1]()
+                self._wake(True)
         finally:
             self._worker = None
+
+    def _refuse(self) -> None:
+        dropped = len(self._waiting)
+        self._waiting.clear()
+        self._wake(False, everyone=True)
+        log.warning("a write was refused: %d waiting flushes dropped", dropped)
+        if self.on_refused is not None:
+            self.on_refused()
+
+    def _wake(self, ok: bool, *, everyone: bool = False) -> None:
+        waking = [(n, f) for n, f in self._awaiting if everyone or n <= self._done]
+        self._awaiting = [(n, f) for n, f in self._awaiting if not (everyone or n <= self._done)]
+        for _, future in waking:
+            if not future.done():
+                future.set_result(ok)
 
     # -- the Gate protocol ------------------------------------------------------------------------------
 
@@ -71,13 +98,13 @@ class Writes:
             self._waiting.append((self._issued, callback))
 
     async def committed(self) -> None:
+        await self.settled()
+
+    async def settled(self) -> bool:
+        """Wait until every write made so far is done; ``False`` if one was refused meanwhile (what
+        was meant to follow it must not be sent)."""
         if self._done >= self._issued:
-            return
-        done: asyncio.Future[None] = self._loop.create_future()
-
-        def wake() -> None:
-            if not done.done():
-                done.set_result(None)
-
-        self.after_commit(wake)
-        await done
+            return True
+        done: asyncio.Future[bool] = self._loop.create_future()
+        self._awaiting.append((self._issued, done))
+        return await done
