@@ -141,7 +141,7 @@ class ClusterNode:
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
         loop = asyncio.get_running_loop()
-        self.bus = Bus(loop, self._publish, writes.settled)
+        self.bus = Bus(loop, self._publish, writes.settled, name)
         writes.on_refused = self._refused
         self.lobby: Lobby | None = None
         self.commands: Commands | None = None
@@ -151,6 +151,8 @@ class ClusterNode:
         self.homed: dict[str, Session] = {}
         """This node's sessions at other nodes' tables, by player id."""
         self._places: dict[tuple[str, str], RemotePlace] = {}
+        self._former: dict[str, set[str]] = {}
+        """The nodes that owned one of a player's tables before it moved, by player id."""
         self._listed: dict[str, tuple[str, str, bytes]] = {}
         """Other nodes' tables: owner, status and public description, by table id."""
         self._dirty: set[str] = set()
@@ -272,6 +274,7 @@ class ClusterNode:
     def lost(self, table_id: str, why: str) -> None:
         """The table is no longer this node's: dropped at once, its timers stopped, nothing more sent."""
         self.tablelog.forget(table_id, lost=True)
+        self.writes.cut()
         lobby = self.lobby
         table = lobby.tables.pop(table_id, None) if lobby is not None else None
         if table is None or lobby is None:
@@ -281,6 +284,10 @@ class ClusterNode:
             if isinstance(session, RelaySession):
                 self._settle(session)
             elif session.client is not None:  # this node's own player: resume through the new owner
+                if not session.tables and session.token is not None:
+                    # Its token lives on in the cluster (the seat is the new owner's): not forgotten here.
+                    lobby.by_token.pop(session.token, None)
+                    session.token = None
                 _close(session, "this node no longer holds the table: resume")
         log.warning("table %s dropped: %s", table_id, why)
 
@@ -355,16 +362,31 @@ class ClusterNode:
             self.bus.send(inbox(place.owner), [CONTROL, player_id, table_id, what, seat])
 
     async def _on_outbox(self, msg: Msg) -> None:
-        for item in msgpack.unpackb(msg.data):
+        sender, items = msgpack.unpackb(msg.data)
+        for item in items:
             session = self.homed.get(item[1])
             if session is None:
                 continue  # the session is gone here: nobody to deliver to
+            if self._stale(session, sender):
+                continue  # from a node the table moved away from (it was cut off): not the game any more
             if item[0] == BODY:
                 session.deliver(item[2])
             elif item[0] == PLACES:
                 self._set_places(session, item[2], item[3])
             if session.client is None and not session.tables:
                 del self.homed[item[1]]  # gone from here, at no remote table: nothing more for it
+
+    def _stale(self, session: Session, sender: str) -> bool:
+        """Whether ``sender`` is a node one of the player's tables moved away from, and no longer the
+        owner of any: what it still sends (it was cut off or paused) is not the game any more."""
+        former = self._former.get(session.player_id)
+        if former is None or sender not in former:
+            return False
+        return not any(isinstance(p, RemotePlace) and p.owner == sender for p in session.tables)
+
+    def _moved(self, player_id: str, former: str, owner: str) -> None:
+        if former != owner:
+            self._former.setdefault(player_id, set()).add(former)
 
     def _set_places(self, session: Session, owner: str, places: dict[str, int | None]) -> None:
         """The tables ``owner`` says the player is at there now: the home session's remote places."""
@@ -378,6 +400,7 @@ class ClusterNode:
         for table_id, seat in places.items():
             known = self._places.get((player_id, table_id))
             place = known or RemotePlace(table_id, owner, player_id, self._control)
+            self._moved(player_id, place.owner, owner)
             place.owner = owner  # another node took the table over
             self._places[(player_id, table_id)] = place
             session.tables[place] = seat
@@ -391,6 +414,7 @@ class ClusterNode:
         place = self._places.pop((session.player_id, table_id), None)
         if place is not None:
             session.tables.pop(place, None)
+            self._moved(session.player_id, place.owner, self.name)
 
     def resume(self, link: Link, command: Identify) -> None:
         """A token this node does not know: its player's home was another node (which died, or closed
@@ -489,7 +513,7 @@ class ClusterNode:
     # -- the owner side: relay sessions -------------------------------------------------------------------
 
     async def _on_inbox(self, msg: Msg) -> None:
-        for item in msgpack.unpackb(msg.data):
+        for item in msgpack.unpackb(msg.data)[1]:
             try:
                 if item[0] == COMMAND:
                     self._command(item)

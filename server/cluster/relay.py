@@ -13,7 +13,7 @@ publishing task). Whenever the tables a relay session is at change, the owner te
 (``places``), so the home's session knows its seats (``welcome.seats``, grace and auto-play on a
 drop) through a :class:`RemotePlace` per remote table.
 
-Messages are msgpack lists, batched per destination node and loop step:
+Messages are msgpack lists, batched per destination node and loop step (``[sender node, items]``):
 
 - to the owner, subject ``boneyard.node.<owner>.in``: ``[COMMAND, player_id, name, home, token, frame]``
   (``frame``: the command as the client sent it, re-encoded) or ``[CONTROL, player_id, table_id, what,
@@ -57,9 +57,14 @@ class Bus:
     task, each batch only once every write made before it is acknowledged (write-ahead)."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, publish: Publish, ready: Callable[[], Awaitable[bool]]
+        self,
+        loop: asyncio.AbstractEventLoop,
+        publish: Publish,
+        ready: Callable[[], Awaitable[bool]],
+        sender: str,
     ):
         self._loop = loop
+        self._from = sender
         self._publish = publish
         self._ready = ready
         self._batches: dict[str, list[Item]] = {}
@@ -90,7 +95,7 @@ class Bus:
                 continue
             for subject, items in batches.items():
                 try:
-                    await self._publish(subject, msgpack.packb(items))
+                    await self._publish(subject, msgpack.packb([self._from, items]))
                 except Exception as error:  # the connection is down: the home resumes by snapshot
                     log.warning("cannot relay %d messages to %s: %s", len(items), subject, error)
 

@@ -31,8 +31,12 @@ class Writes:
         self._queue: deque[Write] = deque()
         self._issued = 0
         self._done = 0
-        self._waiting: deque[tuple[int, Callable[[], None]]] = deque()
-        self._awaiting: list[tuple[int, asyncio.Future[bool]]] = []
+        self._waiting: deque[tuple[int, int, Callable[[], None]]] = deque()
+        """``(writes it waits for, registration number, callback)``."""
+        self._awaiting: list[tuple[int, int, asyncio.Future[bool]]] = []
+        self._registered = 0
+        self._cut = 0
+        """A refusal drops what registered before this (see :meth:`cut`)."""
         self.on_refused: Callable[[], None] | None = None
         """Called when a write was refused, after what waited for it was dropped."""
         self._worker: asyncio.Task[None] | None = None
@@ -42,8 +46,9 @@ class Writes:
     def write(self, write: Write) -> None:
         """Queue ``write`` (a coroutine function): awaited after every write queued before it.
 
-        A write that returns ``False`` was refused (another node owns the table now): whatever waits
-        for it is dropped, never sent (nobody may hear of what was refused), and ``on_refused`` called.
+        A write that returns ``False`` was refused (another node owns the table now): whatever waited
+        since before the last :meth:`cut` is dropped, never sent (nobody may hear of what was refused),
+        and ``on_refused`` called.
         """
         self._queue.append(write)
         self._issued += 1
@@ -63,25 +68,34 @@ class Writes:
                 if refused:
                     self._refuse()
                 while self._waiting and self._waiting[0][0] <= self._done:
-                    self._waiting.popleft()[1]()
-                self._wake(True)
+                    self._waiting.popleft()[2]()
+                self._wake()
         finally:
             self._worker = None
 
+    def cut(self) -> None:
+        """A table was lost: what waits now may tell of its refused writes; what registers from now on
+        does not (the table is gone), and survives the refusals still to come."""
+        self._cut = self._registered
+
     def _refuse(self) -> None:
-        dropped = len(self._waiting)
-        self._waiting.clear()
-        self._wake(False, everyone=True)
-        log.warning("a write was refused: %d waiting flushes dropped", dropped)
-        if self.on_refused is not None:
+        cut = self._cut
+        dropped = [w for w in self._waiting if w[1] < cut]
+        if dropped:
+            self._waiting = deque(w for w in self._waiting if w[1] >= cut)
+            log.warning("a write was refused: %d flushes that waited for it dropped", len(dropped))
+        for _, number, future in self._awaiting:
+            if number < cut and not future.done():
+                future.set_result(False)
+        if self.on_refused is not None and dropped:
             self.on_refused()
 
-    def _wake(self, ok: bool, *, everyone: bool = False) -> None:
-        waking = [(n, f) for n, f in self._awaiting if everyone or n <= self._done]
-        self._awaiting = [(n, f) for n, f in self._awaiting if not (everyone or n <= self._done)]
-        for _, future in waking:
-            if not future.done():
-                future.set_result(ok)
+    def _wake(self) -> None:
+        done = self._done
+        for n, _, future in self._awaiting:
+            if n <= done and not future.done():
+                future.set_result(True)
+        self._awaiting = [w for w in self._awaiting if not w[2].done()]
 
     # -- the Gate protocol ------------------------------------------------------------------------------
 
@@ -95,7 +109,8 @@ class Writes:
         if self._done >= self._issued:
             callback()
         else:
-            self._waiting.append((self._issued, callback))
+            self._registered += 1
+            self._waiting.append((self._issued, self._registered, callback))
 
     async def committed(self) -> None:
         await self.settled()
@@ -106,5 +121,6 @@ class Writes:
         if self._done >= self._issued:
             return True
         done: asyncio.Future[bool] = self._loop.create_future()
-        self._awaiting.append((self._issued, done))
+        self._registered += 1
+        self._awaiting.append((self._issued, self._registered, done))
         return await done
