@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -50,9 +51,11 @@ from boneyard.server.cluster.relay import (
 from boneyard.server.cluster.tablelog import JournalLog
 from boneyard.server.cluster.takeover import Ownership
 from boneyard.server.cluster.writes import Writes
+from boneyard.server.pushes import Listed
 from boneyard.server.records import GameRecord, MemoryRecordStore, validated
+from boneyard.server.seats import Listener
 from boneyard.server.session import Session
-from boneyard.server.storage.store import StoredSession
+from boneyard.server.storage.stored import StoredSession
 from boneyard.server.wire import error_body
 
 if TYPE_CHECKING:
@@ -78,6 +81,22 @@ async def _bucket(js: JetStreamContext, name: str) -> KeyValue:
         return await js.key_value(name)
     except BucketNotFoundError:
         return await js.create_key_value(bucket=name, history=1)
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteTable:
+    """Another node's table as the directory lists it (a :class:`~boneyard.server.pushes.Listed`)."""
+
+    table_id: str
+    owner: str
+    status: str
+    packed: bytes
+
+    def info_packed(self) -> bytes:
+        return self.packed
+
+    def listeners(self) -> list[Listener]:
+        return []  # its members are the owner's to tell
 
 
 class ClusterRecords:
@@ -153,8 +172,8 @@ class ClusterNode:
         self._places: dict[tuple[str, str], RemotePlace] = {}
         self._former: dict[str, set[str]] = {}
         """The nodes that owned one of a player's tables before it moved, by player id."""
-        self._listed: dict[str, tuple[str, str, bytes]] = {}
-        """Other nodes' tables: owner, status and public description, by table id."""
+        self._listed: dict[str, RemoteTable] = {}
+        """Other nodes' tables, by table id."""
         self._dirty: set[str] = set()
         self._publishing: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -190,8 +209,8 @@ class ClusterNode:
         """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
         self.lobby, self.commands, self.metrics = lobby, commands, metrics
         self.tablelog.append_seconds = metrics.journal_seconds
-        lobby.remote = self
-        lobby.on_note = self._noted
+        lobby.pushes.remote = self
+        lobby.pushes.on_note = self._noted
         commands.cluster = self
         changes = self.directory.changes()
         for key, value in self.directory.entries.items():
@@ -232,18 +251,17 @@ class ClusterNode:
 
     # -- the cluster-wide lobby ----------------------------------------------------------------------------
 
-    def packed(self, table_id: str) -> bytes | None:
-        """Another node's table's public description (``None``: no such table elsewhere)."""
-        listed = self._listed.get(table_id)
-        return None if listed is None else listed[2]
+    def get(self, table_id: str) -> RemoteTable | None:
+        """Another node's table, as the directory lists it (``None``: no such table elsewhere)."""
+        return self._listed.get(table_id)
 
-    def listed(self) -> list[tuple[str, bytes]]:
-        """Every other node's table: status and public description."""
-        return [(status, packed) for _, status, packed in self._listed.values()]
+    def listed(self) -> list[Listed]:
+        """Every other node's table."""
+        return list(self._listed.values())
 
     def owner_of(self, table_id: str) -> str | None:
         listed = self._listed.get(table_id)
-        return None if listed is None else listed[0]
+        return None if listed is None else listed.owner
 
     async def _follow(self, changes: Any) -> None:
         async for key, value in changes:
@@ -254,18 +272,18 @@ class ClusterNode:
         assert lobby is not None
         if value is None:
             if self._listed.pop(table_id, None) is not None:
-                lobby.note_remote(table_id, "removed")
+                lobby.pushes.note_remote(table_id, "removed")
             return
         owner, status, packed = msgpack.unpackb(value)
         if owner == self.name:
             self._listed.pop(table_id, None)  # this node's own table (taken over?): the lobby knows it
             return
-        self._listed[table_id] = (owner, status, packed)
-        lobby.note_remote(table_id, "updated")
+        self._listed[table_id] = RemoteTable(table_id, owner, status, packed)
+        lobby.pushes.note_remote(table_id, "updated")
 
     def others(self) -> list[tuple[str, str]]:
         """Every other node's table, and its owner as the directory says."""
-        return [(table_id, listed[0]) for table_id, listed in self._listed.items()]
+        return [(table_id, listed.owner) for table_id, listed in self._listed.items()]
 
     def announce(self, table_id: str) -> None:
         """This node owns the table now: into the directory soon."""
@@ -297,7 +315,7 @@ class ClusterNode:
         lobby = self.lobby
         if lobby is None:
             return
-        for session in [*lobby.by_token.values(), *lobby.idle]:
+        for session in [*lobby.by_token.values(), *lobby.presence.idle]:
             if session.client is not None and not session.relayed:
                 _close(session, "this node was cut off from the cluster: resume")
 

@@ -31,15 +31,8 @@ from nats.js.kv import KeyValue
 from boneyard.server.cluster.journal import Entry, Fenced, TableJournal
 from boneyard.server.cluster.leases import Lease, LeaseBook
 from boneyard.server.cluster.writes import Writes
-from boneyard.server.storage.store import (
-    LoggedSession,
-    LoggedTable,
-    StoredSeat,
-    StoredSession,
-    StoredTable,
-    TableRows,
-    table_rows,
-)
+from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, table_rows
+from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
 from boneyard.server.wire import action_json
 
 log = logging.getLogger("boneyard.cluster")

@@ -33,7 +33,7 @@ from boneyard.server.cluster.tablelog import fold, stored_sessions
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.session import Session
 from boneyard.server.storage.restore import restore
-from boneyard.server.storage.store import StoredSession
+from boneyard.server.storage.stored import StoredSession
 
 if TYPE_CHECKING:
     from boneyard.server.cluster.node import ClusterNode

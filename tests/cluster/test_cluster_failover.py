@@ -74,8 +74,8 @@ async def test_killing_the_owner_mid_hand_loses_no_game_and_no_action(
         overs = await asyncio.wait_for(asyncio.gather(*plays), 90)
         assert all(o.type == "game_over" for o in overs)
         ends = iter(overs)
-        ids = [[next(ends).record_id for _ in players][0] for _, players in tables]
-        records = [await a_player.request(type="get_record", record_id=i) for i in ids]
+        ids = [[next(ends).record_id for _ in players] for _, players in tables]
+        records = [await a_player.request(type="get_record", record_id=i[0]) for i in ids]
     for (table_id, players), reply in zip(tables, records, strict=True):
         assert reply.type == "record"
         record = reply.record.model_dump()
