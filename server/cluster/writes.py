@@ -80,12 +80,12 @@ class Writes:
 
     def _refuse(self) -> None:
         cut = self._cut
-        dropped = [w for w in self._waiting if w[1] < cut]
+        dropped = [w for w in self._waiting if w[1] <= cut]
         if dropped:
-            self._waiting = deque(w for w in self._waiting if w[1] >= cut)
+            self._waiting = deque(w for w in self._waiting if w[1] > cut)
             log.warning("a write was refused: %d flushes that waited for it dropped", len(dropped))
         for _, number, future in self._awaiting:
-            if number < cut and not future.done():
+            if number <= cut and not future.done():
                 future.set_result(False)
         if self.on_refused is not None and dropped:
             self.on_refused()
