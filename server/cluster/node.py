@@ -76,6 +76,18 @@ DIRECTORY_SECONDS = 0.05
 """A table's changes reach the directory within this (several changes in between: one write)."""
 
 
+async def _nats_error(error: Exception) -> None:
+    log.warning("NATS: %s", error or type(error).__name__)
+
+
+async def _disconnected() -> None:
+    log.warning("disconnected from NATS: reconnecting")
+
+
+async def _reconnected() -> None:
+    log.warning("reconnected to NATS")
+
+
 async def _bucket(js: JetStreamContext, name: str) -> KeyValue:
     try:
         return await js.key_value(name)
@@ -188,9 +200,13 @@ class ClusterNode:
             url,
             name=f"boneyard {name}",
             connect_timeout=5,
-            max_reconnect_attempts=-1,
+            max_reconnect_attempts=1,  # at start: fail with one line rather than retry for ever
             reconnect_time_wait=0.5,
+            error_cb=_nats_error,
+            disconnected_cb=_disconnected,
+            reconnected_cb=_reconnected,
         )
+        nc.options["max_reconnect_attempts"] = -1  # once joined: reconnect for as long as it takes
         js = nc.jetstream()
         writes = Writes(asyncio.get_running_loop())
         await ensure_stream(js)

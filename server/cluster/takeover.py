@@ -20,7 +20,7 @@ import contextlib
 import logging
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
 from nats.aio.msg import Msg
@@ -36,17 +36,49 @@ from boneyard.server.storage.restore import restore
 from boneyard.server.storage.stored import StoredSession
 
 if TYPE_CHECKING:
-    from boneyard.server.cluster.node import ClusterNode
+    from nats.aio.client import Client as NATS
+    from nats.js import JetStreamContext
+    from nats.js.kv import KeyValue
+
+    from boneyard.server.cluster.directory import Directory
+    from boneyard.server.cluster.tablelog import JournalLog
+    from boneyard.server.cluster.writes import Writes
+    from boneyard.server.lobby import Lobby
+    from boneyard.server.metrics import ClusterMetrics
 
 log = logging.getLogger("boneyard.cluster")
 
 HANDOVER = "boneyard.handover"
 
 
+class Node(Protocol):
+    """What ownership needs of its node (``boneyard.server.cluster.node.ClusterNode``)."""
+
+    name: str
+    nc: NATS
+    js: JetStreamContext
+    lobby: Lobby | None
+    metrics: ClusterMetrics | None
+    tablelog: JournalLog
+    writes: Writes
+    directory: Directory
+    tokens: KeyValue
+    nodes: KeyValue
+
+    def others(self) -> list[tuple[str, str]]: ...
+    def lost(self, table_id: str, why: str) -> None: ...
+    def announce(self, table_id: str) -> None: ...
+    def relay(self, player_id: str, name: str, home: str) -> RelaySession: ...
+    def forget_place(self, session: Session, table_id: str) -> None: ...
+    def rehome(self, player_id: str, home: str) -> None: ...
+    def homes(self) -> set[str]: ...
+    def home_gone(self, home: str) -> None: ...
+
+
 class Ownership:
     """The node's leases and takeovers (started by the node once its lobby is attached)."""
 
-    def __init__(self, node: ClusterNode, ttl: float) -> None:
+    def __init__(self, node: Node, ttl: float) -> None:
         self.node = node
         self.ttl = ttl
         self._tasks: list[asyncio.Task[None]] = []
@@ -55,6 +87,7 @@ class Ownership:
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
+        await self.node.nodes.put(self.node.name, b"1")  # alive before any table relays here
         self._subscription = await self.node.nc.subscribe(HANDOVER, cb=self._handed_over)
         self._tasks = [loop.create_task(self._renew_forever()), loop.create_task(self._look_forever())]
 
@@ -223,7 +256,7 @@ class Ownership:
 class _Target:
     """The restore's target on a takeover: the lobby, with each remote player as a relay session."""
 
-    def __init__(self, node: ClusterNode, homes: dict[str, str]) -> None:
+    def __init__(self, node: Node, homes: dict[str, str]) -> None:
         self._node = node
         self._homes = homes
         assert node.lobby is not None

@@ -7,12 +7,12 @@ and reads the table's journal back the way a takeover does.
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import msgpack
 from clusterkit import Player
-from server_testkit import is_event
 
 from boneyard.server.app import BoneyardServer
 from boneyard.server.cluster.journal import TableJournal
@@ -134,7 +134,7 @@ async def test_the_journal_holds_what_rebuilds_the_table(nats_server: NatsServer
         await player.until(lambda m: m.type == "turn" and m.seat == 0 and bool(m.legal_actions))
         turn = player.log[-1]
         await player.send(type="act", table_id=table_id, action=turn.legal_actions[0].model_dump())
-        await player.until(is_event("bid_made"), timeout=5)
+        await player.until(lambda m: m.type == "event" and getattr(m.event, "seat", None) == 0)
         assert server.lobby is not None and server.cluster is not None
         table = server.lobby.tables[table_id]
         await server.cluster.writes.settled()
@@ -146,3 +146,18 @@ async def test_the_journal_holds_what_rebuilds_the_table(nats_server: NatsServer
         assert [s.bot for s in stored.seats] == [False, True, True] and stored.seats[0].token == player.token
         assert stored.deadline is not None and stored.deadline_move is not None
         await player.close()
+
+
+async def test_a_node_that_cannot_reach_nats_stops_with_one_line() -> None:
+    from natsserver import free_port
+
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "boneyard.server.cli", "serve", "--port", "0",
+        "--cluster", f"nats://127.0.0.1:{free_port()}", "--node", "alone",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 1 and not out
+    said = err.decode()
+    assert "boneyard-server: cannot join the cluster at nats://127.0.0.1:" in said
+    assert "Traceback" not in said
