@@ -105,10 +105,11 @@ async def remote_cost(a: Node, b: Node, actions: int) -> dict[str, list[float]]:
             elif message.type == "event" and message.event.type == "game_over":
                 await player.request(type="rematch", table_id=table_id)
 
-    await asyncio.wait(
-        [asyncio.create_task(play(local, "local")), asyncio.create_task(play(remote, "remote"))],
-        return_when=asyncio.FIRST_COMPLETED,
-    )
+    tasks = [asyncio.create_task(play(local, "local")), asyncio.create_task(play(remote, "remote"))]
+    await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     return took
 
 
