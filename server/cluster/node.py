@@ -197,7 +197,7 @@ class ClusterNode:
         """Join the cluster at ``url`` (raises what ``nats.connect`` raises when it cannot); ``ttl``: how
         long a table's lease outlives its owner's last renewal."""
         nc = await nats.connect(
-            url,
+            [server.strip() for server in url.split(",")],  # a NATS cluster: any of its servers
             name=f"boneyard {name}",
             connect_timeout=5,
             max_reconnect_attempts=1,  # at start: fail with one line rather than retry for ever
@@ -308,11 +308,11 @@ class ClusterNode:
     def lost(self, table_id: str, why: str) -> None:
         """The table is no longer this node's: dropped at once, its timers stopped, nothing more sent."""
         self.tablelog.forget(table_id, lost=True)
-        self.writes.cut()
         lobby = self.lobby
         table = lobby.tables.pop(table_id, None) if lobby is not None else None
         if table is None or lobby is None:
-            return
+            return  # dropped already: what waits now (its players' 1012 included) is not about it
+        self.writes.cut()
         lobby.quota.removed(table_id)
         for session in table.clear():
             if isinstance(session, RelaySession):
