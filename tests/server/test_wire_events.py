@@ -15,7 +15,7 @@ from boneyard.server.games.registry import game_spec
 from boneyard.server.wire import event_bytes
 
 GAMES = [
-    ("moon", {"target": 21}),
+    ("moon", {"target": 9}),
     ("moon", {"all_pass": "force_last", "target": 7}),
     ("straight", {"players": 2}),
     ("straight", {"players": 3}),
