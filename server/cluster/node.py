@@ -29,7 +29,8 @@ from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError, KeyNotFoundError
 from nats.js.kv import KeyValue
 
-from boneyard.protocol import Identify, ProtocolError, decode_command, encode
+from boneyard.protocol import Identify, ProtocolError, encode
+from boneyard.protocol.codec import HotAct, decode_hot
 from boneyard.protocol.values import CommandId
 from boneyard.server.cluster.directory import Directory
 from boneyard.server.cluster.journal import ensure_stream
@@ -384,7 +385,7 @@ class ClusterNode:
             token = self.lobby.token_for(session)  # the home holds the token: the player resumes here
         self.homed[session.player_id] = session
         self.bus.send(
-            inbox(owner), [COMMAND, session.player_id, session.name, self.name, token, encode(command)]
+            inbox(owner), [COMMAND, session.player_id, session.name, self.name, token, _frame(command)]
         )
         if self.metrics is not None:
             self.metrics.routed.inc()
@@ -575,7 +576,7 @@ class ClusterNode:
         if token is not None:
             relay.token = token
         try:
-            command = decode_command(frame)
+            command = decode_hot(frame)
         except ProtocolError as error:  # decoded once on the home already: a version mismatch
             log.warning("a forwarded command does not decode: %s", error)
             return
@@ -613,3 +614,17 @@ class ClusterNode:
 def _close(session: Session, reason: str) -> None:
     link: Any = session.client  # a session's client is its connection (a Link)
     link.close_with(1012, reason)
+
+
+def _frame(command: Any) -> bytes:
+    """The command as its client sent it, encoded again (an ``act`` off the hot path has no model)."""
+    if isinstance(command, HotAct):
+        act = {
+            "type": "act",
+            "id": command.id,
+            "table_id": command.table_id,
+            "action": command.action.model_dump(),
+        }
+        packed: bytes = msgpack.packb(act)
+        return packed
+    return encode(command)
