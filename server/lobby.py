@@ -113,6 +113,7 @@ class Lobby:
         gracefully (without one, its first resume gets snapshots)."""
         session = Session(stored.player_id, cleaned_name(stored.name), self.settings.resume_buffer_frames)
         session.token = stored.token
+        session.epoch = stored.epoch or 0
         if stored.log is not None:
             session.start_log()
             assert session.log is not None

@@ -29,7 +29,7 @@ from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
 from boneyard.server.logs import ids
-from boneyard.server.match import Match
+from boneyard.server.match import Match, Regenerated
 from boneyard.server.seats import Listener, Roster, Seat
 from boneyard.server.session import Session
 from boneyard.server.storage.store import StoredTable
@@ -382,14 +382,14 @@ class Table:
         chat = {"type": "chat", "seq": 1, "table_id": self.table_id, **line.model_dump()}
         self.broadcast(body_of_dict(chat))
 
-    def act(self, session: Session, action: Any) -> None:
-        """A player's ``act`` (the engine decides, in :meth:`Match.act`)."""
+    def act(self, session: Session, action: Any, reply_to: CommandId | None = None) -> None:
+        """A player's ``act`` (the engine decides, in :meth:`Match.act`; it answers ``ok``)."""
         seat = self.seat_of(session)
         if self.host.stopping:
             raise CommandError("unavailable", "the server is shutting down: resume when it is back")
         if self.match is None:
             raise CommandError("not_your_turn", "the game has not started")
-        self.match.act(seat, action)
+        self.match.act(seat, action, reply_to)
 
     def request_rematch(self, session: Session) -> None:
         seat = self.seat_of(session)
@@ -459,8 +459,15 @@ class Table:
         self.changed()
         self.removed_if_empty()
 
-    def restore_game(self, stored: StoredTable, actions: Iterable[tuple[int, Any, bool]]) -> None:
-        """A restore: the stored state, and the stored game dealt again and replayed (nothing is sent)."""
+    def restore_game(
+        self,
+        stored: StoredTable,
+        actions: Iterable[tuple[int, Any, bool]],
+        regenerate_from: int | None = None,
+    ) -> list[Regenerated | None]:
+        """A restore: the stored state, and the stored game dealt again and replayed (nothing is sent);
+        the seated players' messages of the actions from ``regenerate_from`` on (:meth:`Match.replay`)."""
+        regenerated: list[Regenerated | None] = []
         self.status = stored.status
         self.rematch = set(stored.rematch)
         self.games = stored.games
@@ -469,8 +476,9 @@ class Table:
         if stored.seed is not None and stored.status != "waiting":
             players, seeds = len(self.seats), stored.player_seeds
             stored_seeds = GameSeeds.stored(players, stored.seed, stored.deal_algorithm, seeds, stored.dealt)
-            self._new_match(stored.games, stored_seeds).replay(actions)
+            regenerated = self._new_match(stored.games, stored_seeds).replay(actions, regenerate_from)
         self._info_packed = None
+        return regenerated
 
     def restored(self) -> None:
         """The restored table is whole: what is stored is what it is now (nothing to write)."""

@@ -21,12 +21,14 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgpack
 
+from boneyard.protocol.values import CommandId
 from boneyard.server.records import GameRecord, validated
+from boneyard.server.storage.crashlog import Ends, SeatEnds, ends_json, parsed_ends
 from boneyard.server.storage.journal import Journal
 from boneyard.server.wire import action_json
 
@@ -49,7 +51,8 @@ _REMOVE_TABLE = (
     "DELETE FROM seats WHERE table_id = ?",
     "DELETE FROM tables WHERE table_id = ?",
 )
-_UPSERT_SESSION = "INSERT OR REPLACE INTO sessions (token, player_id, name) VALUES (?, ?, ?)"
+_SET_ENDS = "UPDATE actions SET ends = ? WHERE table_id = ? AND game = ? AND move = ?"
+_UPSERT_SESSION = "INSERT OR REPLACE INTO sessions (token, player_id, name, epoch) VALUES (?, ?, ?, ?)"
 _DROP_SESSION = "DELETE FROM sessions WHERE token = ?"
 _SET_SESSION_LOG = "UPDATE sessions SET seq = ?, log = ? WHERE token = ?"
 _FORGET_SESSION_LOGS = "UPDATE sessions SET seq = 0, log = NULL WHERE log IS NOT NULL"
@@ -125,6 +128,8 @@ class LoggedSession(Protocol):
     @property
     def seq(self) -> int: ...
     @property
+    def epoch(self) -> int: ...
+    @property
     def log(self) -> deque[bytes] | None: ...
 
 
@@ -139,6 +144,13 @@ class TableLog(Protocol):
 
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
         """An accepted action: move ``move`` (from 0) of game ``game`` at the table."""
+        ...
+
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
+        """Move ``move``'s messages are all queued: by seat, the ``(epoch, seq)`` they end at for the
+        player there (``None``: no player), and the ``ok`` it was answered with (``reply_to``)."""
         ...
 
     def deadline(self, table_id: str, move: int, when: float) -> None:
@@ -170,6 +182,11 @@ class NoLog:
         pass
 
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
+        pass
+
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
         pass
 
     def deadline(self, table_id: str, move: int, when: float) -> None:
@@ -243,11 +260,16 @@ class DurableLog:
             self.journal.write(_DROP_OLD_ACTIONS, (table_id, game))
         self.journal.write(_INSERT_ACTION, (table_id, game, move, seat, text, auto))
 
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
+        self.journal.write(_SET_ENDS, (ends_json(reply_to, ends), table_id, game, move))
+
     def deadline(self, table_id: str, move: int, when: float) -> None:
         self.journal.write(_SET_DEADLINE, (when, move, table_id))
 
     def session(self, session: LoggedSession) -> None:
-        self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name))
+        self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name, session.epoch))
 
     def session_gone(self, token: str) -> None:
         self.journal.write(_DROP_SESSION, (token,))
@@ -316,6 +338,9 @@ class StoredTable:
     seats: list[StoredSeat]
     actions: list[tuple[int, dict[str, Any], bool]]
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
+    ends: list[Ends | None] = field(default_factory=list)
+    """Where each action's messages ended for each seated player (see
+    :mod:`~boneyard.server.storage.crashlog`)."""
     bot_delay_ms: int | None = None
     record_id: str | None = None
     deal_algorithm: str | None = None
@@ -334,7 +359,10 @@ class StoredSession:
     name: str
     seq: int = 0
     log: tuple[bytes, ...] | None = None
-    """The message log as it was at a graceful stop (``None`` after a crash: resumes get snapshots)."""
+    """The message log as it was at a graceful stop (``None`` after a crash: see
+    :mod:`~boneyard.server.storage.crashlog`)."""
+    epoch: int | None = None
+    """The numbering of its last connection's ``seq`` (``None``: stored before epochs)."""
 
 
 def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
@@ -347,11 +375,13 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             StoredSeat(seat, name, bool(bot), bool(auto), token, timeouts, level)
         )
     actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
-    for table_id, seat, action, auto in connection.execute(
-        "SELECT a.table_id, a.seat, a.action, a.auto FROM actions AS a"
+    ends: dict[str, list[Ends | None]] = {}
+    for table_id, seat, action, auto, end in connection.execute(
+        "SELECT a.table_id, a.seat, a.action, a.auto, a.ends FROM actions AS a"
         " JOIN tables AS t ON a.table_id = t.table_id AND a.game = t.games ORDER BY a.table_id, a.move"
     ):
         actions.setdefault(table_id, []).append((seat, json.loads(action), bool(auto)))
+        ends.setdefault(table_id, []).append(parsed_ends(end))
     tables = [
         StoredTable(
             table_id=row[0],
@@ -366,6 +396,7 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deadline_move=row[9],
             seats=seats.get(row[0], []),
             actions=actions.get(row[0], []),
+            ends=ends.get(row[0], []),
             bot_delay_ms=row[10],
             record_id=row[11],
             deal_algorithm=row[12],
@@ -381,10 +412,10 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
-    rows = connection.execute("SELECT token, player_id, name, seq, log FROM sessions")
+    rows = connection.execute("SELECT token, player_id, name, seq, log, epoch FROM sessions")
     sessions = {
-        token: StoredSession(token, player_id, name, seq, _unpacked(blob))
-        for token, player_id, name, seq, blob in rows
+        token: StoredSession(token, player_id, name, seq, _unpacked(blob), epoch)
+        for token, player_id, name, seq, blob, epoch in rows
     }
     return tables, sessions
 
