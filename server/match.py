@@ -287,6 +287,8 @@ class Match:
         if self.room.removed:
             return
         ends = [(s.session.epoch, s.session.seq) if s.session is not None else None for s in self.seats]
+        if all(end is None for end in ends):
+            return  # bots only: nobody to resume
         self.host.table_log.action_end(self.room.table_id, self.number, self.moves - 1, reply_to, ends)
 
     def _after(self, events: list[Event], *, auto: bool = False) -> None:
