@@ -70,7 +70,8 @@ async def test_a_resume_after_kill_9_replays_exactly_what_was_missed_and_play_go
         # Then live: her seat is back, her turn again (nothing moved while she was away), no snapshot.
         turn = await my_turn(back, table_id)
         assert not any(m.type == "snapshot" for m in back.log)
-        assert turn.model_dump(exclude={"seq"}) == ana.log[-1].model_dump(exclude={"seq"})
+        last_turn = [m for m in ana.log if m.type == "turn"][-1]  # her act's ok may have come after it
+        assert turn.model_dump(exclude={"seq"}) == last_turn.model_dump(exclude={"seq"})
         rng, message = random.Random(2), turn
         while not is_event("game_over")(message):
             assert message.type != "error", message
