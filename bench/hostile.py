@@ -4,7 +4,7 @@
 
 A real ``boneyard-server serve`` subprocess (durable, on a SQLite file in a temporary directory).
 ``--players`` honest clients each play a Moon table against two bots, acting at once, a new table
-after each game, and one more honest client (a process of its own) pings every 100 ms. For
+after each game, and one more pings every 100 ms (all in a process of their own). For
 ``--before`` seconds nothing else runs; then for ``--seconds`` seconds ``--workers`` tasks per kind
 of attack run, each opening connection after connection:
 
@@ -76,9 +76,11 @@ class World:
         self.tables: list[str] = []
         """Honest players' tables (to watch)."""
         self.records: list[str] = []
-        self.acts = 0
+        self.act_times: list[float] = []
+        """When each honest act was answered (seconds since the start)."""
         self.pings: list[tuple[float, float]] = []
         """(when, round trip seconds)."""
+        self.started = time.monotonic()
 
 
 async def connect(world: World, **kwargs: Any) -> Any:
@@ -181,10 +183,10 @@ async def honest_player(world: World, name: str, until: float) -> None:
         message = decode_server_message(await asyncio.wait_for(ws.recv(), 30))
         if message.type == "table_created":
             table = message.table.table_id
-            world.tables.append(table)
+            print("table", table, flush=True)
         elif message.type == "ok" and pending:
             pending = False
-            world.acts += 1
+            print("act", f"{time.monotonic() - world.started:.4f}", flush=True)
             if turn is not None:
                 await act()
         elif message.type == "turn" and message.table_id == table:
@@ -192,7 +194,7 @@ async def honest_player(world: World, name: str, until: float) -> None:
             if turn is not None and not pending:
                 await act()
         elif message.type == "event" and message.event.type == "game_over" and message.table_id == table:
-            world.records.append(message.event.record_id)
+            print("record", message.event.record_id, flush=True)
             ids += 1
             await ws.send(command(type="leave", id=ids, table_id=table))
             await create()
@@ -201,32 +203,53 @@ async def honest_player(world: World, name: str, until: float) -> None:
     await ws.close()
 
 
-async def pinger(url: str, seconds: float) -> None:
-    """The ping client, in a process of its own (the attackers' loop must not delay its clock): one
-    line ``seconds-since-start round-trip`` per ping on standard output."""
-    async with websockets.connect(url, subprotocols=["boneyard.v1"]) as ws:  # type: ignore[list-item]
+async def honest(url: str, seconds: float, players: int) -> None:
+    """The honest clients, in a process of their own (the attackers' loop must not slow them): one line
+    a ping (``ping`` seconds-since-start round-trip), an act (``act`` seconds), a table, a record."""
+    world = World(url, 0, random.Random(7))
+    until = world.started + seconds
+    await asyncio.gather(
+        pinger(world, until), *(honest_player(world, f"honest{i}", until) for i in range(players))
+    )
+
+
+async def pinger(world: World, until: float) -> None:
+    async with websockets.connect(world.url, subprotocols=["boneyard.v1"]) as ws:  # type: ignore[list-item]
         await ws.recv()
         await ws.send(command(type="identify", name="pinger"))
         await ws.recv()
-        start = time.monotonic()
         n = 0
-        while time.monotonic() < start + seconds:
+        while time.monotonic() < until:
             n += 1
             sent = time.perf_counter()
             await ws.send(command(type="ping", id=n))
             while getattr(decode_server_message(await ws.recv()), "reply_to", None) != n:
                 pass
-            print(f"{time.monotonic() - start:.4f} {time.perf_counter() - sent:.6f}", flush=True)
+            print(
+                "ping", f"{time.monotonic() - world.started:.4f} {time.perf_counter() - sent:.6f}", flush=True
+            )
             await asyncio.sleep(0.1)  # 10 commands a second: within the default rate (20)
 
 
-async def ping_process(world: World, seconds: float) -> None:
+async def honest_process(world: World, seconds: float, players: int) -> int:
+    """Run :func:`honest` in a subprocess, taking in its tables, records, acts and pings as they come;
+    its exit status."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--ping", world.url, "--seconds", str(seconds),
+        sys.executable, __file__, "--honest", world.url, "--seconds", str(seconds), "--players", str(players),
         stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
-    out, _ = await process.communicate()
-    world.pings = [(float(t), float(r)) for t, r in (line.split() for line in out.decode().splitlines())]
+    assert process.stdout is not None
+    async for line in process.stdout:
+        kind, *rest = line.decode().split()
+        if kind == "table":
+            world.tables.append(rest[0])
+        elif kind == "record":
+            world.records.append(rest[0])
+        elif kind == "act":
+            world.act_times.append(float(rest[0]))
+        elif kind == "ping":
+            world.pings.append((float(rest[0]), float(rest[1])))
+    return await process.wait()
 
 
 async def attack(world: World, kind: str, until: float, max_frame: int) -> None:
@@ -234,7 +257,9 @@ async def attack(world: World, kind: str, until: float, max_frame: int) -> None:
     while time.monotonic() < until:
         try:
             await ATTACKS[kind](world, rng, max_frame)
-        except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed, TimeoutError) as error:
+        except websockets.ConnectionClosed as closed:  # closed while we still sent or awaited a reply
+            world.tally.closes[kind][closed.rcvd.code if closed.rcvd is not None else None] += 1
+        except (OSError, websockets.InvalidHandshake, TimeoutError) as error:
             world.tally.failed[kind][type(error).__name__] += 1  # the attacker's own failure, not an answer
             await asyncio.sleep(0.05)
 
@@ -363,21 +388,16 @@ async def run(args: argparse.Namespace) -> int:
     server = Server(work / "boneyard.db", free_port(), work / "server.log", env)
     await server.start()
     world = World(f"ws://127.0.0.1:{server.port}/", server.port, random.Random(args.seed))
-    start = time.monotonic()
-    hostile_from = start + args.before
-    until = hostile_from + args.seconds
-    honest = [asyncio.create_task(honest_player(world, f"honest{i}", until)) for i in range(args.players)]
-    honest.append(asyncio.create_task(ping_process(world, args.before + args.seconds)))
+    until = time.monotonic() + args.before + args.seconds
+    honest = asyncio.create_task(honest_process(world, args.before + args.seconds, args.players))
     await asyncio.sleep(args.before)
-    acts_before = world.acts
     attacks = [
         asyncio.create_task(attack(world, kind, until, args.max_frame))
         for kind in ATTACKS
         for _ in range(args.workers)
     ]
     await asyncio.gather(*attacks)
-    acts_during = world.acts - acts_before
-    results = await asyncio.gather(*honest, return_exceptions=True)
+    honest_status = await honest
     assert server.process is not None
     died = server.process.returncode is not None
     code = None if died else await server.stop(15)
@@ -397,16 +417,18 @@ async def run(args: argparse.Namespace) -> int:
     print(f"dropped before the upgrade completed: {dict(world.tally.dropped)}")
     undocumented = world.tally.undocumented()
     print(f"undocumented error or close codes: {undocumented or 'none'}")
-    failed = [r for r in results if isinstance(r, BaseException)]
+    before = sum(1 for t in world.act_times if t < args.before) / args.before
+    during = sum(1 for t in world.act_times if t >= args.before) / args.seconds
     print(
-        f"honest players: {args.players}, acts {acts_before} before, {acts_during} during; failed: {failed}"
+        f"honest players: {args.players}, {before:.1f} acts/s before, {during:.1f} during"
+        f" (their process exited {honest_status})"
     )
     print(f"ping before: {percentiles([r for t, r in world.pings if t < args.before])}")
     print(f"ping during: {percentiles([r for t, r in world.pings if t >= args.before])}")
     state = "DIED" if died else f"alive, exit code {code} on SIGTERM"
     print(f"server: {state}; tracebacks in its log: {tracebacks}")
     print(f"server log: {server.log}")
-    return 1 if died or tracebacks or undocumented or failed else 0
+    return 1 if died or tracebacks or undocumented or honest_status else 0
 
 
 def main() -> int:
@@ -417,10 +439,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-frame", type=int, default=4096, help="the server's max_frame_bytes")
-    parser.add_argument("--ping", metavar="URL", help=argparse.SUPPRESS)  # the ping process
+    parser.add_argument("--honest", metavar="URL", help=argparse.SUPPRESS)  # the honest clients' process
     args = parser.parse_args()
-    if args.ping:
-        asyncio.run(pinger(args.ping, args.seconds))
+    if args.honest:
+        asyncio.run(honest(args.honest, args.seconds, args.players))
         return 0
     return asyncio.run(run(args))
 
