@@ -28,9 +28,11 @@ import msgpack
 from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
 
+from boneyard.protocol.values import CommandId
 from boneyard.server.cluster.journal import Entry, Fenced, TableJournal
 from boneyard.server.cluster.leases import Lease, LeaseBook
 from boneyard.server.cluster.writes import Writes
+from boneyard.server.storage.crashlog import SeatEnds
 from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, table_rows
 from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
 from boneyard.server.wire import action_json
@@ -125,6 +127,11 @@ class JournalLog:
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
         self._append(table_id, ["action", game, move, seat, action_json(action), auto])
 
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
+        pass  # a player resumes through a node by snapshot (the home keeps the seq), never by replay
+
     def deadline(self, table_id: str, move: int, when: float) -> None:
         self._append(table_id, ["deadline", move, when])
 
@@ -191,7 +198,9 @@ async def stored_sessions(
         if entry.value is None:
             continue
         player_id, name, home = msgpack.unpackb(entry.value)
-        sessions[seat.token] = StoredSession(seat.token, player_id, name)
+        # An empty log, not none: a takeover is no crash of the player's node, whose session numbering
+        # goes on (a crash's renumbering would restart a live connection's seq).
+        sessions[seat.token] = StoredSession(seat.token, player_id, name, 0, ())
         homes[player_id] = home
     return sessions, homes
 

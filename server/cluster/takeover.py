@@ -33,6 +33,7 @@ from boneyard.server.cluster.tablelog import fold, stored_sessions
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.session import Session
 from boneyard.server.storage.restore import restore
+from boneyard.server.storage.store import TableLog
 from boneyard.server.storage.stored import StoredSession
 
 if TYPE_CHECKING:
@@ -272,6 +273,10 @@ class _Target:
             relay.token = stored.token
             return relay
         return self._lobby.by_token.get(stored.token) or self._lobby.restore_session(stored)
+
+    @property
+    def table_log(self) -> TableLog:
+        return self._node.tablelog
 
     def continue_ids(self, table_ids: Any, player_ids: Any) -> None:
         pass  # this node's own ids carry its own run tag
