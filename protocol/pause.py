@@ -31,9 +31,10 @@ class PauseInfo(WireModel):
     ready: Seq[Seat]
     """Seats whose players said they are ready."""
     waiting: Seq[Seat]
-    """Seats whose ``ready`` the table still waits for: those a connected human plays (the server plays
-    for an away seat, and a bot is always ready). Empty at a table of bots only: its pause, asked for by
-    its creator, runs its whole length (for its spectators)."""
+    """Seats whose ``ready`` the table still waits for: those a human plays, connected or dropped within
+    the grace period (a bot is always ready, and so is a seat the server plays for: its player away or
+    timed out). Empty at a table of bots only: its pause, asked for by its creator, runs its whole length
+    (for its spectators)."""
 
 
 class HandPause(ServerMessageBase):

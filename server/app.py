@@ -34,12 +34,14 @@ from boneyard.protocol import (
     COMMAND_LIMITS,
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
+    FEATURE_HAND_PAUSE,
     FEATURE_PRIVATE_TABLES,
     SUBPROTOCOL,
     Hello,
     Limits,
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.protocol.values import MAX_HAND_PAUSE_MS
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.commands import Commands
 from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
@@ -60,7 +62,7 @@ log = logging.getLogger("boneyard.server")
 
 SERVER_NAME = "boneyard/0.1.0"
 
-FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS)
+FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS, FEATURE_HAND_PAUSE)
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 
 FULL_COLLECTION_SECONDS = 1800.0
@@ -213,6 +215,8 @@ class BoneyardServer:
             tables_per_address=settings.tables_per_address,
             bot_delay_ms=round(settings.bot_delay_seconds * 1000),
             bots_only_move_ms=round(settings.bots_only_move_seconds * 1000),
+            hand_pause_ms=round(settings.hand_pause_seconds * 1000),
+            max_hand_pause_ms=MAX_HAND_PAUSE_MS,
         )
         hello = Hello(
             type="hello",

@@ -29,6 +29,7 @@ from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Cancellable, Room, TableHost
 from boneyard.server.logs import ids
+from boneyard.server.pause import HandPause, pause_ms
 from boneyard.server.records import validated
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
@@ -55,6 +56,7 @@ class Match:
         "moves",
         "number",
         "options",
+        "pause",
         "room",
         "seats",
         "seeds",
@@ -83,6 +85,8 @@ class Match:
         self._timer: Cancellable | AfterCommit | None = None
         self._deadline: float | None = None
         """Clock time by which the (human) seat to move must act; ``None``: no timer running."""
+        self.pause: HandPause | None = None
+        """The pause between hands, while the engine rests after a hand (``None``: no pause)."""
 
     # -- what the table asks of its game ------------------------------------------------------------
 
@@ -110,13 +114,20 @@ class Match:
             return
         engine = self._deal()
         for seat, action, auto in actions:
+            if engine.between_hands:
+                engine.deal_next()  # the pause after that hand had ended
             engine.apply(seat, action, auto=auto)
             self.moves += 1
+        if engine.between_hands and not engine.is_over:
+            self.pause = HandPause(engine.hand_number, 0.0)  # restored mid-pause: armed by resume_turn
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
-        deadline: ``seconds_left``; ``None``, a whole turn), or wait for seeds again before the deal."""
-        if self.engine is not None and self.engine.to_move is not None:
+        deadline: ``seconds_left``; ``None``, a whole turn), or wait for seeds again before the deal; a
+        pause between hands goes on to its stored end (``None``: a whole pause)."""
+        if self.pause is not None:
+            self._arm_pause(self._pause_seconds() if seconds_left is None else seconds_left)
+        elif self.engine is not None and self.engine.to_move is not None:
             self._schedule(self.seats[self.engine.to_move], seconds_left)
         elif self.engine is None and not self.seeds.dealt:
             self.await_seeds()
@@ -168,7 +179,7 @@ class Match:
     def _deal(self) -> Engine:
         """The game's first deal, from its seeds: no seed is taken after it."""
         self.seeds.dealt = True
-        self.engine = self.spec.new_game(self.options, self.seeds.dealer())
+        self.engine = self.spec.new_game(self.options, self.seeds.dealer(), hold_deals=True)
         return self.engine
 
     def first_deal(self) -> None:
@@ -256,13 +267,90 @@ class Match:
         self._fan_out(events, record_id, auto)
         if engine.is_over and self.seeds.fair:
             self._broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))
-        if any(e.type == "hand_started" for e in events):
+        if engine.between_hands or any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:
             self._cancel_timer()
             self.room.game_over()
+        elif engine.between_hands:
+            self._between_hands()
         else:
             self._next_turn()
+
+    # -- the pause between hands --------------------------------------------------------------------
+
+    def _pause_seconds(self) -> float:
+        default = round(self.host.settings.hand_pause_seconds * 1000)
+        return pause_ms(self.room.hand_pause_ms, default, self.room.roster.bots_only()) / 1000
+
+    def _between_hands(self) -> None:
+        """A hand ended and the engine holds the next deal: pause (``hand_pause`` to the table, no turn,
+        no clock), or deal at once when the table does not pause or nobody is to be waited for."""
+        pause = HandPause(self._dealt().hand_number, 0.0)
+        seconds = self._pause_seconds()
+        if seconds <= 0 or pause.done(self.seats):
+            self._deal_next()
+            return
+        self.pause = pause
+        if self.host.stopping:
+            return  # a restarted server pauses afresh
+        self._arm_pause(seconds)
+        self.room.stored()  # the pause's ready seats (none yet) are stored with the table
+        self._broadcast(pause.body(self.room.table_id, self.seats, self.host.clock.time()))
+
+    def _arm_pause(self, seconds: float) -> None:
+        """The one timer ends the pause in ``seconds``; its wall-clock end is stored like a deadline."""
+        pause = self.pause
+        assert pause is not None
+        self._cancel_timer()
+        if self.host.stopping:
+            return
+        clock = self.host.clock
+        pause.until = clock.time() + seconds
+        self._timer = clock.call_later(seconds, self._end_pause)
+        self.host.table_log.deadline(self.room.table_id, self.moves, clock.wall() + seconds)
+
+    def _end_pause(self) -> None:
+        self._timer = None
+        if self.pause is not None and not self.host.stopping and not self.room.removed:
+            self._deal_next()
+
+    def _deal_next(self) -> None:
+        """The pause is over (or there is none): deal the held hand, tell everyone, first turn."""
+        self._cancel_timer()
+        had_pause, self.pause = self.pause is not None, None
+        events = self._dealt().deal_next()
+        if had_pause:
+            self.room.stored()  # no pause any more
+        self._fan_out(events)
+        self._next_turn()
+
+    def ready(self, seat: int) -> None:
+        """A seated player is done looking at the hand's result (nothing outside a pause)."""
+        pause = self.pause
+        if pause is None or seat in pause.ready:
+            return
+        pause.ready.add(seat)
+        self.pause_changed(announce=True)
+
+    def pause_changed(self, *, announce: bool = False) -> None:
+        """Who the pause waits for may have changed (a ``ready``, a seat's player came, went or is played
+        for): deal if nobody is left to wait for, else store it and tell the table what changed."""
+        pause = self.pause
+        if pause is None or self.host.stopping or self.room.removed:
+            return
+        if pause.done(self.seats):
+            self._deal_next()
+            return
+        if announce or tuple(pause.waiting(self.seats)) != pause.told:
+            self.room.stored()
+            self._broadcast(pause.body(self.room.table_id, self.seats, self.host.clock.time()))
+
+    def pause_info(self) -> dict[str, object] | None:
+        """The pause as a snapshot carries it (``None``: no pause)."""
+        if self.pause is None:
+            return None
+        return self.pause.info(self.seats, self.host.clock.time())
 
     def _finish_hand_overs(self) -> None:
         """A hand ended: the bots playing on for players who took their seats hand them over."""

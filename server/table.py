@@ -21,7 +21,7 @@ from typing import Any
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine, Seated, Snapshot, TableInfo
+from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine, PauseInfo, Seated, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
@@ -48,6 +48,7 @@ class Table:
         "bot_delay_ms",
         "chat_log",
         "games",
+        "hand_pause_ms",
         "host",
         "invite",
         "match",
@@ -92,6 +93,9 @@ class Table:
         self.bot_delay_ms: int | None = None
         """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
         pause at all while only bots sit at the table."""
+        self.hand_pause_ms: int | None = None
+        """The creator's pause between hands; ``None``: the server's ``hand_pause_seconds`` where a human
+        sits, none at a table of bots only."""
         self.record_id: str | None = None
         """The record id of the last game finished here (public, in the table's description)."""
         self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_HISTORY_LINES)
@@ -138,6 +142,12 @@ class Table:
     def time_left_ms(self) -> int | None:
         return self.match.time_left_ms() if self.match is not None else None
 
+    @property
+    def hand_ready(self) -> list[int] | None:
+        """The seats ready in a pause between hands, as stored; ``None``: no pause."""
+        pause = self.match.pause if self.match is not None else None
+        return None if pause is None else sorted(pause.ready)
+
     def info(self) -> Any:
         """The table's ``TableInfo`` model, validated."""
         return _TABLE_INFO.validate_python(
@@ -153,6 +163,7 @@ class Table:
                 "private": self.invite is not None,
                 "bot_delay_ms": self.bot_delay_ms,
                 "record_id": self.record_id,
+                "hand_pause_ms": self.hand_pause_ms,
             }
         )
 
@@ -166,6 +177,7 @@ class Table:
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:
         """A ``snapshot`` of this table as ``viewer`` (a seat, or ``None``) may see it."""
         match = self.match
+        pause = match.pause_info() if match is not None else None
         snapshot = Snapshot(
             type="snapshot",
             seq=1,
@@ -173,6 +185,7 @@ class Table:
             table=self.info(),
             view=match.view_model(viewer) if match is not None else None,
             time_left_ms=self.time_left_ms(),
+            pause=None if pause is None else PauseInfo.model_validate(pause),
             chat=tuple(self.chat_log),
         )
         return body_of(snapshot)
@@ -215,6 +228,12 @@ class Table:
             )
         )
         self.changed()
+        self._pause_changed()
+
+    def _pause_changed(self) -> None:
+        """Someone came, went or is played for: a pause between hands may wait for others now."""
+        if self.match is not None and self.status == "playing":
+            self.match.pause_changed()
 
     # -- seating (live and restored alike) -----------------------------------------------------------
 
@@ -286,9 +305,12 @@ class Table:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         if not holder.bot:
             raise CommandError("not_a_bot", f"no bot holds seat {seat}")
-        self.seat_player(session, seat, hand_over=self.status == "playing")
+        # Between hands there is no hand for the bot to finish: the seat is the player's at once.
+        mid_hand = self.status == "playing" and not (self.match is not None and self.match.pause is not None)
+        self.seat_player(session, seat, hand_over=mid_hand)
         self._seated(session, seat, reply_to)
         self.changed()
+        self._pause_changed()
 
     def _seated(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
         self.host.at_table(session)
@@ -352,6 +374,7 @@ class Table:
             self.host.remove_table(self)  # the last human left: the game is abandoned
         elif playing:
             self.restart_turn(self.seats[seat])
+            self._pause_changed()
         elif not self.removed_if_empty():
             self._check_rematch()
 
@@ -390,6 +413,12 @@ class Table:
         if self.match is None:
             raise CommandError("not_your_turn", "the game has not started")
         self.match.act(seat, action)
+
+    def ready(self, session: Session) -> None:
+        """``ready``: a seated player is done looking at the hand's result (nothing outside a pause)."""
+        seat = self.seat_of(session)
+        if self.match is not None and self.status == "playing":
+            self.match.ready(seat)
 
     def request_rematch(self, session: Session) -> None:
         seat = self.seat_of(session)
@@ -465,11 +494,15 @@ class Table:
         self.rematch = set(stored.rematch)
         self.games = stored.games
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
+        self.hand_pause_ms = stored.hand_pause_ms
         self.owner, self.invite = stored.owner, stored.invite
         if stored.seed is not None and stored.status != "waiting":
             players, seeds = len(self.seats), stored.player_seeds
             stored_seeds = GameSeeds.stored(players, stored.seed, stored.deal_algorithm, seeds, stored.dealt)
-            self._new_match(stored.games, stored_seeds).replay(actions)
+            match = self._new_match(stored.games, stored_seeds)
+            match.replay(actions)
+            if match.pause is not None:
+                match.pause.ready = set(stored.hand_ready or ())
         self._info_packed = None
 
     def restored(self) -> None:

@@ -107,6 +107,11 @@ class Engine(Protocol):
     @property
     def is_over(self) -> bool: ...
     @property
+    def hand_number(self) -> int:
+        """The hand being played (or, between hands, the one that ended), from 0."""
+        ...
+
+    @property
     def winner(self) -> int | None:
         """The winning seat (team with partnerships: 0 = seats 0+2, 1 = seats 1+3)."""
         ...

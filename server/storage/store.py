@@ -31,12 +31,13 @@ from boneyard.server.storage.journal import Journal
 from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
-        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms,
+        hand_ready)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
         deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
-        dealt = excluded.dealt"""
+        dealt = excluded.dealt, hand_ready = excluded.hand_ready"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts, level)"
     " VALUES (?,?,?,?,?,?,?,?)"
@@ -111,6 +112,12 @@ class LoggedTable(Protocol):
     def owner(self) -> str | None: ...
     @property
     def invite(self) -> str | None: ...
+    @property
+    def hand_pause_ms(self) -> int | None: ...
+    @property
+    def hand_ready(self) -> list[int] | None:
+        """The seats ready in a pause between hands; ``None``: no pause."""
+        ...
 
 
 class LoggedSession(Protocol):
@@ -217,6 +224,8 @@ class DurableLog:
             *table.deal_columns(),
             table.owner,
             table.invite,
+            table.hand_pause_ms,
+            None if (ready := table.hand_ready) is None else json.dumps(ready),
         )
         seats = tuple(
             (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats
@@ -325,6 +334,9 @@ class StoredTable:
     dealt: bool = True
     owner: str | None = None
     invite: str | None = None
+    hand_pause_ms: int | None = None
+    hand_ready: list[int] | None = None
+    """The seats ready in the pause between hands the game was in (``None``: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,11 +385,13 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             dealt=bool(row[14]),
             owner=row[15],
             invite=row[16],
+            hand_pause_ms=row[17],
+            hand_ready=None if row[18] is None else json.loads(row[18]),
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite"
-            " FROM tables"
+            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite,"
+            " hand_pause_ms, hand_ready FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

@@ -38,7 +38,9 @@ ACTION: TypeAdapter[Any] = TypeAdapter(Action)
 def settings(**overrides: Any) -> Settings:
     """In memory, dealt from a fixed seed (every run of a test plays the same game), without waiting for
     players' seeds unless a test asks to."""
-    return Settings(**{"durable": False, "seed": 12, "deal_seed_wait_ms": 0, **overrides})
+    return Settings(
+        **{"durable": False, "seed": 12, "deal_seed_wait_ms": 0, "hand_pause_seconds": 0, **overrides}
+    )
 
 
 class Player:
