@@ -101,6 +101,7 @@ class MemoryLog:
         )
         row["deal_algorithm"], row["player_seeds"], row["dealt"] = table.deal_columns()
         row["owner"], row["invite"] = table.owner, table.invite
+        row["hand_pause_ms"], row["hand_ready"] = table.hand_pause_ms, table.hand_ready
         self.seats[table.table_id] = [
             StoredSeat(s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats
         ]
