@@ -24,6 +24,7 @@ from boneyard.protocol import (
     Ok,
     Ping,
     Pong,
+    Ready,
     RecordMessage,
     Rematch,
     Seated,
@@ -104,6 +105,10 @@ class Commands:
 
     async def rematch(self, table_id: str) -> None:
         await self.request(Rematch(type="rematch", table_id=table_id))
+
+    async def ready(self, table_id: str) -> None:
+        """Done looking at the hand's result: the table's pause between hands need not wait for us."""
+        await self.request(Ready(type="ready", table_id=table_id))
 
     async def act(self, table_id: str, action: BaseModel | dict[str, Any]) -> Ok:
         """Take an action; returns once the server has applied it (its events are mirrored by then)."""

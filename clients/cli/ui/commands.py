@@ -223,6 +223,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "leave": ("leave [TABLE]", "leave the current (or named) table"),
     "say": ("say TEXT", "chat at the current table"),
     "rematch": ("rematch", "ask for a new game once this one is over"),
+    "ready": ("ready", "between hands: done looking at the result, deal the next hand"),
     "board": ("board", "show the table again"),
     "record": ("record [RECORD_ID]", "fetch a finished game's record and save it as JSON"),
     "auto": ("auto on|off", "let the basic bot play your seat"),
