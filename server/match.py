@@ -1,4 +1,4 @@
-"""One game at a table: the engine, its seed and moves, the turn timer, bots, the events fan-out, the record.
+"""One game at a table: the engine, its seed and moves, the events fan-out, the record (its timer: turns.py).
 
 A :class:`Match` is owned by its :class:`~boneyard.server.table.Table` (a rematch is a new match)
 and sees the table through :class:`~boneyard.server.host.Room` and the server through
@@ -19,20 +19,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from functools import partial
-from random import Random
 from typing import Any
 
-from boneyard.server.botmoves import AfterCommit, bot_random, bot_seed
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import Cancellable, Room, TableHost
+from boneyard.server.host import Room, TableHost
 from boneyard.server.logs import ids
-from boneyard.server.pause import HandPause, pause_ms
+from boneyard.server.pause import HandBreak, HandPause
 from boneyard.server.records import validated
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
+from boneyard.server.turns import TurnTimer
 from boneyard.server.wire import EventEncoder, engine_action, turn_body, turn_head, view_model
 
 log = logging.getLogger("boneyard.table")
@@ -47,20 +46,19 @@ class Match:
     """
 
     __slots__ = (
-        "_deadline",
         "_events",
-        "_timer",
         "_turn_head",
+        "breaks",
         "engine",
         "host",
         "moves",
         "number",
         "options",
-        "pause",
         "room",
         "seats",
         "seeds",
         "spec",
+        "turns",
     )
 
     def __init__(
@@ -82,18 +80,15 @@ class Match:
         """The game, once dealt (:meth:`first_deal`)."""
         self._events = EventEncoder(spec.name, room.table_id)
         self._turn_head = turn_head(room.table_id)
-        self._timer: Cancellable | AfterCommit | None = None
-        self._deadline: float | None = None
-        """Clock time by which the (human) seat to move must act; ``None``: no timer running."""
-        self.pause: HandPause | None = None
-        """The pause between hands, while the engine rests after a hand (``None``: no pause)."""
+        self.turns = TurnTimer(host, room, self)
+        """The game's one timer: turn time, bots' moves, the wait for seeds, the pause between hands."""
+        self.breaks = HandBreak(host, room, self)
+        """The pause between hands."""
 
     # -- what the table asks of its game ------------------------------------------------------------
 
     def time_left_ms(self) -> int | None:
-        if self._deadline is None:
-            return None
-        return max(0, int((self._deadline - self.host.clock.time()) * 1000))
+        return self.turns.time_left_ms()
 
     @property
     def seed(self) -> str:
@@ -119,16 +114,16 @@ class Match:
             engine.apply(seat, action, auto=auto)
             self.moves += 1
         if engine.between_hands and not engine.is_over:
-            self.pause = HandPause(engine.hand_number, 0.0)  # restored mid-pause: armed by resume_turn
+            self.breaks.restored(engine.hand_number)  # mid-pause: armed again by resume_turn
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
         deadline: ``seconds_left``; ``None``, a whole turn), or wait for seeds again before the deal; a
         pause between hands goes on to its stored end (``None``: a whole pause)."""
         if self.pause is not None:
-            self._arm_pause(self._pause_seconds() if seconds_left is None else seconds_left)
+            self.breaks.resume(seconds_left)
         elif self.engine is not None and self.engine.to_move is not None:
-            self._schedule(self.seats[self.engine.to_move], seconds_left)
+            self.turns.schedule(self.seats[self.engine.to_move], seconds_left)
         elif self.engine is None and not self.seeds.dealt:
             self.await_seeds()
 
@@ -151,8 +146,7 @@ class Match:
     def await_seeds(self) -> None:
         wait = self._seed_wait_ms()
         if wait and not self.host.stopping:
-            self._cancel_timer()
-            self._timer = self.host.clock.call_later(wait / 1000, self.first_deal)
+            self.turns.later(wait / 1000, self.first_deal)
         else:
             self.first_deal()
 
@@ -184,7 +178,7 @@ class Match:
 
     def first_deal(self) -> None:
         """Deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
-        self._cancel_timer()
+        self.turns.cancel()
         if self.engine is not None or self.host.stopping or self.room.removed:
             return  # dealt already, or the server stops, or the table was removed while it waited
         engine = self._deal()
@@ -243,7 +237,7 @@ class Match:
 
     def stop(self) -> None:
         """Stop the timer for good (game over, shutdown, removal): no bot moves, no timeouts."""
-        self._cancel_timer()
+        self.turns.cancel()
 
     # -- the game's life ----------------------------------------------------------------------------
 
@@ -270,55 +264,30 @@ class Match:
         if engine.between_hands or any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:
-            self._cancel_timer()
+            self.turns.cancel()
             self.room.game_over()
         elif engine.between_hands:
             self._between_hands()
         else:
             self._next_turn()
 
-    # -- the pause between hands --------------------------------------------------------------------
+    # -- the pause between hands (:class:`~boneyard.server.pause.HandBreak`) -------------------------
 
-    def _pause_seconds(self) -> float:
-        default = round(self.host.settings.hand_pause_seconds * 1000)
-        return pause_ms(self.room.hand_pause_ms, default, self.room.roster.bots_only()) / 1000
+    @property
+    def pause(self) -> HandPause | None:
+        """The pause between hands, while the engine rests after a hand (``None``: no pause)."""
+        return self.breaks.pause
 
     def _between_hands(self) -> None:
-        """A hand ended and the engine holds the next deal: pause (``hand_pause`` to the table, no turn,
-        no clock), or deal at once when the table does not pause or nobody is to be waited for."""
-        pause = HandPause(self._dealt().hand_number, 0.0)
-        seconds = self._pause_seconds()
-        if seconds <= 0 or pause.done(self.seats):
-            self._deal_next()
-            return
-        self.pause = pause
-        if self.host.stopping:
-            return  # a restarted server pauses afresh
-        self._arm_pause(seconds)
-        self.room.stored()  # the pause's ready seats (none yet) are stored with the table
-        self._broadcast(pause.body(self.room.table_id, self.seats, self.host.clock.time()))
+        """A hand ended and the engine holds the next deal: pause, or deal at once (no pause asked, or
+        nobody to wait for)."""
+        if not self.breaks.start(self._dealt().hand_number):
+            self.deal_next()
 
-    def _arm_pause(self, seconds: float) -> None:
-        """The one timer ends the pause in ``seconds``; its wall-clock end is stored like a deadline."""
-        pause = self.pause
-        assert pause is not None
-        self._cancel_timer()
-        if self.host.stopping:
-            return
-        clock = self.host.clock
-        pause.until = clock.time() + seconds
-        self._timer = clock.call_later(seconds, self._end_pause)
-        self.host.table_log.deadline(self.room.table_id, self.moves, clock.wall() + seconds)
-
-    def _end_pause(self) -> None:
-        self._timer = None
-        if self.pause is not None and not self.host.stopping and not self.room.removed:
-            self._deal_next()
-
-    def _deal_next(self) -> None:
+    def deal_next(self) -> None:
         """The pause is over (or there is none): deal the held hand, tell everyone, first turn."""
-        self._cancel_timer()
-        had_pause, self.pause = self.pause is not None, None
+        self.turns.cancel()
+        had_pause = self.breaks.end()
         events = self._dealt().deal_next()
         if had_pause:
             self.room.stored()  # no pause any more
@@ -326,31 +295,13 @@ class Match:
         self._next_turn()
 
     def ready(self, seat: int) -> None:
-        """A seated player is done looking at the hand's result (nothing outside a pause)."""
-        pause = self.pause
-        if pause is None or seat in pause.ready:
-            return
-        pause.ready.add(seat)
-        self.pause_changed(announce=True)
+        self.breaks.ready(seat)
 
-    def pause_changed(self, *, announce: bool = False) -> None:
-        """Who the pause waits for may have changed (a ``ready``, a seat's player came, went or is played
-        for): deal if nobody is left to wait for, else store it and tell the table what changed."""
-        pause = self.pause
-        if pause is None or self.host.stopping or self.room.removed:
-            return
-        if pause.done(self.seats):
-            self._deal_next()
-            return
-        if announce or tuple(pause.waiting(self.seats)) != pause.told:
-            self.room.stored()
-            self._broadcast(pause.body(self.room.table_id, self.seats, self.host.clock.time()))
+    def pause_changed(self) -> None:
+        self.breaks.changed()
 
     def pause_info(self) -> dict[str, object] | None:
-        """The pause as a snapshot carries it (``None``: no pause)."""
-        if self.pause is None:
-            return None
-        return self.pause.info(self.seats, self.host.clock.time())
+        return self.breaks.info()
 
     def _finish_hand_overs(self) -> None:
         """A hand ended: the bots playing on for players who took their seats hand them over."""
@@ -388,7 +339,7 @@ class Match:
         mover = self._dealt().to_move
         if mover is None:
             return
-        self._schedule(self.seats[mover])
+        self.turns.schedule(self.seats[mover])
         listeners = self.room.roster.listeners()
         if not listeners:
             return
@@ -404,107 +355,8 @@ class Match:
             legal = self._dealt().legal_actions(mover)
         return turn_body(self._turn_head, mover, self.time_left_ms(), legal)
 
-    def _schedule(self, seat: Seat, seconds: float | None = None) -> None:
-        """Arm the one timer for the seat to move: a bot's move, or the player's time running out
-        (in ``seconds``, by default the table's turn time; its wall-clock deadline is stored)."""
-        self._cancel_timer()
-        host = self.host
-        if host.stopping:
-            return  # a stopping server moves no more (its journal may be closed already)
-        clock = host.clock
-        settings = host.settings
-        if seat.bot_plays:
-            delay = self.room.bot_delay_ms
-            pace = settings.bots_only_move_seconds
-            if self.room.roster.bots_only() and (not delay or delay / 1000 <= pace):
-                # One move per loop pass at most, and no faster than moves are committed: a table of
-                # bots outrunning the disk would pile up frames held for the commit, without bound.
-                # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
-                # of such tables at full speed would take the CPU from every table with people at it.
-                pending = self._timer = AfterCommit(clock, self._bot_move)
-                if pace > 0:
-                    clock.call_later(pace, partial(host.table_log.after_commit, pending))
-                else:
-                    host.table_log.after_commit(pending)
-            elif seat.auto and seat.connected and not seat.bot:
-                # The player is there but timed out: give them a moment to take the seat back by acting.
-                self._timer = clock.call_later(settings.auto_turn_seconds, self._bot_move)
-            else:
-                seconds = settings.bot_delay_seconds if delay is None else delay / 1000
-                self._timer = clock.call_later(seconds, self._bot_move)
-        elif (limit := self.room.turn_limit(seat)) is not None:
-            seconds = limit if seconds is None else seconds
-            self._deadline = clock.time() + seconds
-            self._timer = clock.call_later(seconds, self._time_out)
-            host.table_log.deadline(self.room.table_id, self.moves, clock.wall() + seconds)
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._deadline = None
-
-    def _time_out(self) -> None:
-        self._timer = None
-        self._deadline = None
-        engine = self.engine
-        if engine is None or engine.to_move is None or self.host.stopping:
-            return
-        seat = self.seats[engine.to_move]
-        seat.timeouts += 1
-        log.info("turn timed out", extra=ids(table_id=self.room.table_id, seat=seat.index))
-        if seat.timeouts >= self.host.settings.timeouts_before_auto and not seat.auto:
-            seat.auto = True
-            self.room.seat_status(seat)  # stores the table too
-        else:
-            self.room.stored()
-        self._play_for(seat)
-
-    def _bot_move(self) -> None:
-        self._timer = None
-        engine = self.engine
-        if engine is None or engine.to_move is None or self.host.stopping:
-            return
-        self._play_for(self.seats[engine.to_move])
-
-    def _play_for(self, seat: Seat) -> None:
-        """The bot chooses for ``seat``: ``basic`` at once, a searching level off the loop (the host's
-        ``bots``; the timer holds the pending choice, so anything that rearms it cancels the choice)."""
-        engine = self._dealt()
-        level = seat.level if seat.bot else self.host.settings.away_bot_level
-        thinker = self.host.bots
-        if level != "basic" and thinker is not None:
-            moves = self.moves
-            self._timer = thinker.choose(
-                self.spec.name,
-                level,
-                engine.view(seat.index),
-                bot_seed(self.seed, moves),
-                lambda action: self._thought(engine, seat, moves, action),
-                human=not self.room.roster.bots_only(),
-            )
-            return
-        try:
-            action = self.spec.bot_at(level)(engine.view(seat.index), self.bot_random())
-        except Exception:
-            log.exception("the bot failed; the table stops", extra=ids(table_id=self.room.table_id))
-            return
-        self._bot_chose(engine, seat, self.moves, action)
-
-    def _thought(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
-        self._timer = None  # the pending choice it held is done
-        self._bot_chose(engine, seat, moves, action)
-
-    def _bot_chose(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
-        """Apply the bot's choice if the game is still at the move it was made for; marked ``auto`` when
-        the seat is a human's."""
-        if (
-            engine is not self.engine
-            or engine.to_move != seat.index
-            or self.moves != moves
-            or self.host.stopping
-        ):
-            return
+    def play_for(self, seat: Seat, action: Any) -> None:
+        """The move the server chose for ``seat`` (its bot, or auto-play for its player: marked ``auto``)."""
         auto = not seat.bot
         try:
             events = self._commit(seat.index, action, auto=auto)
@@ -514,10 +366,6 @@ class Match:
             return
         self.host.metrics.action("auto" if auto else "bot")
         self._after(events, auto=auto)
-
-    def bot_random(self) -> Random:
-        """The bot's tie-breaker for this move (:func:`~boneyard.server.botmoves.bot_random`)."""
-        return bot_random(self.seed, self.moves)
 
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""
