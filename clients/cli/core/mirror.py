@@ -344,7 +344,7 @@ def _moon(view: MoonView, event: Any) -> dict[str, Any]:
             bids[seat] = "pass"
             return {"bids": tuple(bids)}
         case HandThrownIn():
-            return {"phase": "thrown_in"}
+            return {"phase": "thrown_in", "to_move": None}  # nobody moves until the next deal
         case WidowTaken(seat=seat, tile=tile):
             hand = (*view.hand, tile) if tile is not None and seat == view.viewer else view.hand
             return {"phase": "discarding", "hand": hand, "tile_counts": _bump(view.tile_counts, seat, 1)}
@@ -369,7 +369,7 @@ def _moon(view: MoonView, event: Any) -> dict[str, Any]:
             played = (*view.played, view.trick)
             return {"played": played, "trick": (), "leader": seat, "tricks": tuple(tricks)}
         case MoonHandScored(tricks=tricks, scores=scores):
-            return {"phase": "scored", "tricks": tuple(tricks), "scores": tuple(scores)}
+            return {"phase": "scored", "tricks": tuple(tricks), "scores": tuple(scores), "to_move": None}
         case GameOver(winner=winner, scores=scores):
             return {"phase": "over", "winner": winner, "scores": tuple(scores), "to_move": None}
     return {}
@@ -401,7 +401,7 @@ def _straight(view: StraightView, event: Any) -> dict[str, Any]:
                 "tile_counts": _bump(view.tile_counts, seat, 1),
             }
         case StraightHandScored(scores=scores):
-            return {"scores": tuple(scores)}
+            return {"scores": tuple(scores), "to_move": None}  # nobody moves until the next deal
         case GameOver(winner=winner, scores=scores):
             return {"is_over": True, "winner": winner, "scores": tuple(scores), "to_move": None}
     return {}
