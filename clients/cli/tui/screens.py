@@ -29,7 +29,7 @@ Keys at the table
   64  6-4  64 l   name a tile (and a Straight end: left right up down)
   bid 5  pass  trump 6  trump doubles  draw
   ?  help         Esc  close a window
-Commands: say TEXT · rules · rematch · record · leave · auto on|off
+Commands: say TEXT · rules · ready · rematch · record · leave · auto on|off
           tables · quit
 In the lobby: create moon bots=1,2 turn=30 · join TABLE SEAT
           watch TABLE · or fill in the form and press Create"""
