@@ -193,12 +193,9 @@ async def test_line_mode_says_ready_at_once_between_hands(url: str) -> None:
         ui = LineUI(client, colour=False, auto=True, exit_on_game_over=True)
 
         async def startup(ui: LineUI) -> None:
+            # Moon to 10: two hands at least unless one is a made 21 (a Straight game may end in its first).
             created = await ui.client.create_table(
-                "straight",
-                options={"players": 2, "target": 50},
-                bots=[1],
-                turn_seconds=60,
-                hand_pause_ms=60_000,
+                "moon", options={"target": 10}, bots=[1, 2], turn_seconds=60, hand_pause_ms=60_000
             )
             ui.current = created.table.table_id
 

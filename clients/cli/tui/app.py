@@ -252,6 +252,8 @@ class BoneyardApp(App[int]):
                 self.pop_screen()
 
     def _tick(self) -> None:
+        if self._stopping or not self.screen_stack:
+            return  # the app is closing: its screens may be gone already
         mirror = self.controller.mirror
         if isinstance(self.screen, TableScreen):
             self.screen.tick()
