@@ -122,7 +122,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 8: the level of the bot playing a seat.
     ("ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT 'basic'",),
-    # 9: a table's pause between hands as its creator set it (NULL: the server's setting), and while it
+    # 9: exact resumes after a crash: where each action's messages ended in each seated session's
+    # numbering (JSON, see boneyard.server.storage.crashlog), and the numbering's epoch (one per connection).
+    (
+        "ALTER TABLE actions ADD COLUMN ends TEXT",
+        "ALTER TABLE sessions ADD COLUMN epoch INTEGER",
+    ),
+    # 10: a table's pause between hands as its creator set it (NULL: the server's setting), and while it
     # pauses, the seats ready (JSON; NULL: no pause). The pause's end is stored as the turn's deadline.
     (
         "ALTER TABLE tables ADD COLUMN hand_pause_ms INTEGER",
