@@ -230,7 +230,7 @@ def fold(entries: Sequence[Entry]) -> StoredTable | None:
     if row is None:
         return None
     (table_id, game, options, turn_seconds, status, games, seed, rematch, bot_delay_ms, record_id) = row[:10]
-    deal_algorithm, player_seeds, dealt, owner, invite = row[10:]
+    deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms, hand_ready = row[10:]
     return StoredTable(
         table_id=table_id,
         game=game,
@@ -251,4 +251,6 @@ def fold(entries: Sequence[Entry]) -> StoredTable | None:
         dealt=bool(dealt),
         owner=owner,
         invite=invite,
+        hand_pause_ms=hand_pause_ms,
+        hand_ready=None if hand_ready is None else json.loads(hand_ready),
     )
