@@ -13,36 +13,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import logging
 import resource
 import socket
 import sys
-import time
 from collections.abc import Sequence
-from http import HTTPStatus
 from types import TracebackType
 from typing import Self
 
-from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.datastructures import Headers
-from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
 from boneyard.protocol import (
     COMMAND_LIMITS,
-    FEATURE_BOT_DELAY,
-    FEATURE_BOT_LEVELS,
-    FEATURE_PRIVATE_TABLES,
     SUBPROTOCOL,
-    Hello,
-    Limits,
 )
-from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.commands import Commands
-from boneyard.server.connection import BAD_FRAMES, Client, ServerContext
+from boneyard.server.connection import Client, ServerContext
+from boneyard.server.endpoints import Endpoints
+from boneyard.server.gckeeper import GcKeeper
+from boneyard.server.hello import SERVER_NAME, hello_body
 from boneyard.server.host import LoopClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
@@ -53,18 +44,10 @@ from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage
 from boneyard.server.storage.restore import restore
 from boneyard.server.storage.store import NO_LOG
-from boneyard.server.wire import body_of
 from boneyard.server.wsconnection import BoneyardConnection
 
 log = logging.getLogger("boneyard.server")
 
-SERVER_NAME = "boneyard/0.1.0"
-
-FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS)
-"""What this server supports beyond protocol 1.0 (``hello.features``)."""
-
-FULL_COLLECTION_SECONDS = 1800.0
-"""At least this often, frozen objects are unfrozen and collected (see ``_keep_gc_short``)."""
 DB_SWITCH_INTERVAL = 0.001
 """The interpreter's GIL switch interval on a durable server (seconds)."""
 HEARTBEAT_SLICE_SECONDS = 0.1
@@ -141,7 +124,7 @@ class BoneyardServer:
         self._clients: set[Client] = set()
         self._heartbeat: asyncio.Task[None] | None = None
         self._gc_keeper: asyncio.Task[None] | None = None
-        self._closed_since_collect = 0
+        self._gc = GcKeeper(self.settings.gc_freeze_seconds, lambda: len(self._clients))
         self._stopping = False
         self._stopped: asyncio.Event | None = None
         self._port: int | None = None
@@ -191,41 +174,10 @@ class BoneyardServer:
         )
         self.lobby.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
         self.lobby.bots.start()
-        limits = Limits(
-            max_frame_bytes=settings.max_frame_bytes,
-            commands_per_second=settings.commands_per_second,
-            command_burst=settings.command_burst,
-            chat_max_chars=settings.chat_max_chars,
-            send_queue_frames=settings.send_queue_frames,
-            handshake_ms=max(1, round(settings.handshake_seconds * 1000)),
-            bad_frames=BAD_FRAMES,
-            rate_strikes=settings.command_burst,
-            reply_bytes_per_command=settings.reply_bytes_per_command,
-            chat_per_minute=settings.chat_per_minute,
-            tables_per_session=settings.tables_per_session,
-            empty_table_ms=max(1, round(settings.empty_table_seconds * 1000)),
-            max_spectators=settings.max_spectators,
-            spectator_chat_per_minute=settings.spectator_chat_per_minute,
-            grace_ms=round(settings.grace_seconds * 1000),
-            resume_frames=settings.resume_buffer_frames,
-            max_connections=self.max_connections,
-            max_tables=settings.max_tables,
-            tables_per_address=settings.tables_per_address,
-            bot_delay_ms=round(settings.bot_delay_seconds * 1000),
-            bots_only_move_ms=round(settings.bots_only_move_seconds * 1000),
-        )
-        hello = Hello(
-            type="hello",
-            seq=1,
-            protocol=1,
-            server=SERVER_NAME,
-            limits=limits,
-            heartbeat_seconds=settings.heartbeat_seconds,
-            features=FEATURES,
-        )
+        hello = hello_body(settings, self.max_connections)
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else None
-        commands = Commands(self.lobby, body_of(hello))
+        commands = Commands(self.lobby, hello)
         self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
         if storage is not None:
             restore(self.lobby, *storage.load(), self.lobby.clock.wall(), settings.grace_seconds)
@@ -241,7 +193,7 @@ class BoneyardServer:
             settings.host,
             settings.port,
             select_subprotocol=_select_subprotocol,
-            process_request=self._http,
+            process_request=Endpoints(self._unhealthy, self.metrics),
             compression=None,  # permessage-deflate costs ~64 KiB per connection
             max_size=settings.max_frame_bytes,
             ping_interval=None,  # one server-wide heartbeat instead of a task per connection
@@ -255,9 +207,7 @@ class BoneyardServer:
         self._port = int(self._server.sockets[0].getsockname()[1])
         self._heartbeat = loop.create_task(self._heartbeats())
         if settings.gc_freeze_seconds > 0:
-            gc.collect()
-            gc.freeze()  # start-up objects (modules, models, schemas) are never collected: stop scanning them
-            self._gc_keeper = loop.create_task(self._keep_gc_short())
+            self._gc_keeper = self._gc.start(loop)
         log.info("serving", extra={"peer": f"{settings.host}:{self.port}"})
 
     @property
@@ -358,7 +308,7 @@ class BoneyardServer:
         finally:
             self._clients.discard(client)
             self.metrics.connections.dec()
-            self._closed_since_collect += 1
+            self._gc.closed += 1
 
     async def _heartbeats(self) -> None:
         """Ping every connection each ``heartbeat_seconds``; close those that did not answer the last one.
@@ -386,57 +336,11 @@ class BoneyardServer:
             return
         ws.ping_now()
 
-    async def _keep_gc_short(self) -> None:
-        """Keep garbage collections short: freeze every object each ``gc_freeze_seconds``.
-
-        A full collection walks every tracked object: with thousands of connections (some 85 objects
-        each) that stops the loop for hundreds of milliseconds. Young collections cost too: every
-        connection waiting for its next frame holds a parser generator, a coroutine and a future
-        made after its last one, some 60,000 objects at 3,300 commands a second, and walking them
-        took 10-80 ms per collection (``bench/README.md``). Freezing is cheap (a list splice) and
-        frozen objects are never walked, so freezing five times a second leaves young collections
-        only the last fraction of a second's objects.
-
-        Frozen objects are still freed by reference counting; but a frozen object that becomes
-        garbage in a cycle (a closed websocket connection does, some 50 objects) is only reclaimed
-        once unfrozen. So after enough connections have closed (a tenth of those open, at least
-        1,000), or every half hour, everything is unfrozen and collected once: one long pause now
-        and then (about a second at 10,000 connections), instead of many.
-        """
-        last = time.monotonic()
-        while True:
-            await asyncio.sleep(self.settings.gc_freeze_seconds)
-            churned = self._closed_since_collect >= max(1_000, len(self._clients) // 10)
-            if churned or time.monotonic() - last > FULL_COLLECTION_SECONDS:
-                last = time.monotonic()
-                gc.unfreeze()
-                started = time.perf_counter()
-                gc.collect()
-                pause = time.perf_counter() - started
-                log.info("full garbage collection after churn: %.0f ms", pause * 1e3)
-                self._closed_since_collect = 0
-            gc.freeze()
-
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """``/healthz`` and ``/metrics`` on the websocket port; anything else goes on to the handshake."""
-        path = request.path.partition("?")[0]
-        if path == "/healthz":
-            if self.failed is not None:
-                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "the database failed\n")
-            if self._stopping:
-                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "stopping\n")
-            return connection.respond(HTTPStatus.OK, "ok\n")
-        if path == "/metrics":
-            response = connection.respond(HTTPStatus.OK, self.metrics.render().decode())
-            headers = Headers((k, v) for k, v in response.headers.raw_items() if k.lower() != "content-type")
-            headers["Content-Type"] = CONTENT_TYPE_LATEST
-            response.headers = headers
-            return response
-        if path != "/":
-            return connection.respond(
-                HTTPStatus.NOT_FOUND, "not found: websockets on /, health on /healthz, metrics on /metrics\n"
-            )
-        return None  # the websocket handshake (426 without an upgrade)
+    def _unhealthy(self) -> str | None:
+        """Why ``/healthz`` answers 503, or ``None``: healthy."""
+        if self.failed is not None:
+            return "the database failed"
+        return "stopping" if self._stopping else None
 
     def _table_counts(self) -> list[tuple[str, str, int]]:
         return [] if self.lobby is None else list(self.lobby.table_counts())

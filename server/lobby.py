@@ -1,16 +1,9 @@
-"""The lobby: every table and session on the server, and the pushes that keep clients' table lists current.
+"""The lobby: every table and session on the server, and the tables' host.
 
-"In the lobby" means identified, connected, and neither seated nor watching anywhere: those
-sessions get ``lobby_changed`` every ``lobby_push_seconds`` while tables change: every table
-created or changed since the last push, in its latest state, and the ids of those removed, in one
-message (more only when they would not fit one frame), encoded once for all of them. A session at a
-table gets ``table_updated``/``table_removed`` for its own tables only, at once (and may
-``list_tables`` any time).
-
-Why batches: a message per table per lobby session costs tables x sessions frames. While
-thousands of players join (300 tables a second, hundreds of players waiting to sit), that was
-most of the server's work, and the slower it went the longer players waited in the lobby, getting
-still more pushes; a batch costs one frame per session per push.
+The :class:`Lobby` creates and removes tables (within the quotas), numbers tables and players, and is
+the tables' :class:`~boneyard.server.host.TableHost`. Who is connected, in the lobby or dropped
+(grace, away, expiry) is its :class:`~boneyard.server.presence.Presence`; the lobby's messages
+about tables (batched pushes, ``table_updated``, ``table_list``) are :mod:`~boneyard.server.pushes`.
 """
 
 from __future__ import annotations
@@ -23,38 +16,28 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
-import msgpack
-
-from boneyard.protocol import SERVER_LIMITS, CreateMoonTable, CreateStraightTable, TableCreated
-from boneyard.protocol.values import CommandId, cleaned_name
+from boneyard.protocol import CreateMoonTable, CreateStraightTable, TableCreated
+from boneyard.protocol.values import CommandId
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES, GameSpec
-from boneyard.server.host import Cancellable, Clock
+from boneyard.server.host import Clock
 from boneyard.server.logs import ids
 from boneyard.server.metrics import Metrics
+from boneyard.server.presence import Presence
+from boneyard.server.pushes import LobbyPushes, removed_body, table_list_body
 from boneyard.server.quota import TableQuota
 from boneyard.server.record_bodies import RecordBodies
 from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat
-from boneyard.server.storage.store import NO_LOG, StoredSession, TableLog, id_number
+from boneyard.server.storage.store import NO_LOG, TableLog
+from boneyard.server.storage.stored import StoredSession, id_number
 from boneyard.server.table import Table
-from boneyard.server.wire import array_header, body_of, body_of_dict
+from boneyard.server.wire import body_of
 
 log = logging.getLogger("boneyard.lobby")
-
-# Pushes are a fixed head followed by the table's cached encoding (the head ends where "table" starts).
-_TABLE_UPDATED = body_of_dict({"type": "table_updated", "seq": 1, "table": None})[:-1]
-_LOBBY_CHANGED = body_of_dict({"type": "lobby_changed", "seq": 1, "tables": None, "removed": None})[:-10]
-"""The head of ``lobby_changed``, up to where ``tables`` goes (the ``None`` of ``tables``, ``"removed"``
-and its ``None`` are the last 10 bytes)."""
-
-_LIST_BYTES = SERVER_LIMITS.max_frame_bytes - 1024
-"""A ``table_list`` stays within what clients decode; beyond it the newest running tables are left out."""
-_MAX_ITEMS = SERVER_LIMITS.max_array_len
-"""A ``lobby_changed`` holds at most this many tables, and as many removed ids."""
 
 
 class Lobby:
@@ -75,25 +58,19 @@ class Lobby:
         self.clock = clock
         self.bots: BotRunner | None = None
         """Where searching bots think, off the loop (set by the server; ``None``: inline)."""
-        self.table_log = table_log
-        """Where tables, seats, tokens and actions are written ahead (``boneyard.server.storage``)."""
         self.tables: dict[str, Table] = {}
-        self.idle: set[Session] = set()
-        """Connected sessions at no table: they get every table's changes."""
-        self.by_token: dict[str, Session] = {}
+        self.presence = Presence(settings, clock, table_log)
+        """Sessions by token, those in the lobby, dropped sessions' grace, away and expiry."""
+        self.by_token = self.presence.by_token
         self.stopping = False
-        self._pending: dict[str, str] = {}
-        """Table changes not yet pushed to the lobby, by table id: ``updated`` or ``removed``."""
-        self._push_timer: Cancellable | None = None
         self._table_ids = itertools.count(1)
         self._player_ids = itertools.count(1)
         self._run = run_tag()
         """This run's tag in every table and player id: a restarted server numbers from 1 again, and
         a client holding an old id must not land on a different table (issue #15, item 8)."""
         self.spectator_chat = SpectatorChat(settings.spectator_chat_per_minute)
-        self._spectated: set[str] = set()
-        """Tables whose spectator count changed since the last coalesced push."""
-        self._spectated_timer: Cancellable | None = None
+        self.pushes = LobbyPushes(clock, settings.lobby_push_seconds, self.tables, self.presence.idle)
+        """Table changes to the lobby (batched) and to the tables' members."""
         self.record_bodies = RecordBodies(records.get, on_encode=metrics.records_encoded.inc)
         """``get_record`` replies, each record encoded once."""
         self.quota = TableQuota(
@@ -103,79 +80,37 @@ class Lobby:
             bots_max=settings.max_bot_tables,
         )
 
+    @property
+    def table_log(self) -> TableLog:
+        """Where tables, seats, tokens and actions are written ahead (``boneyard.server.storage``)."""
+        return self.presence.table_log
+
+    @table_log.setter
+    def table_log(self, table_log: TableLog) -> None:
+        self.presence.table_log = table_log
+
     # -- sessions -------------------------------------------------------------------------------------
 
     def new_session(self, name: str) -> Session:
         return Session(f"p{next(self._player_ids)}-{self._run}", name, self.settings.resume_buffer_frames)
 
     def restore_session(self, stored: StoredSession) -> Session:
-        """A stored session holding seats and a token, with its message log if the server stopped
-        gracefully (without one, its first resume gets snapshots)."""
-        session = Session(stored.player_id, cleaned_name(stored.name), self.settings.resume_buffer_frames)
-        session.token = stored.token
-        if stored.log is not None:
-            session.start_log()
-            assert session.log is not None
-            session.log.extend(stored.log)
-            session.seq = stored.seq
-        self.by_token[stored.token] = session
-        return session
+        return self.presence.restore_session(stored)
 
     def token_for(self, session: Session) -> str:
-        """The session's secret resume token, made when it first sits down (``secrets``: unguessable)."""
-        if session.token is None:
-            session.token = secrets.token_urlsafe(24)
-            self.by_token[session.token] = session
-            session.start_log()
-            self.table_log.session(session)
-        return session.token
-
-    def forget(self, session: Session) -> None:
-        """The session is over: its token no longer resumes anything."""
-        session.cancel_timer()
-        if session.token is not None:
-            self.by_token.pop(session.token, None)
-            self.table_log.session_gone(session.token)
-        self.idle.discard(session)
+        return self.presence.token_for(session)
 
     def session_dropped(self, session: Session) -> None:
-        """A session's connection closed: it stops watching; its seats wait ``grace_seconds`` for a resume."""
-        session.client = None
-        self.idle.discard(session)
-        for place, seat in list(session.tables.items()):
-            if seat is None:
-                place.abandon(session)
-        seats = session.seats()
-        if not seats:
-            self.forget(session)
-            return
-        for table, seat in seats:
-            table.seat_disconnected(seat)
-        session.timer = self.clock.call_later(self.settings.grace_seconds, partial(self._grace_over, session))
-
-    def _grace_over(self, session: Session) -> None:
-        # Away past the grace period: the server plays for them until they come back or expire.
-        for table, seat in session.seats():
-            table.seat_away(seat)
-        session.timer = self.clock.call_later(self.settings.session_seconds, partial(self._expired, session))
-
-    def _expired(self, session: Session) -> None:
-        session.timer = None
-        log.info("session expired", extra=ids(player_id=session.player_id))
-        for table in list(session.tables):
-            table.abandon(session)
-        self.forget(session)
+        self.presence.session_dropped(session)
 
     def enter_lobby(self, session: Session) -> None:
-        """A connected session at no table is in the lobby (it gets the lobby's pushes)."""
-        if session.client is not None and not session.tables:
-            self.idle.add(session)
+        self.presence.enter_lobby(session)
 
     def at_table(self, session: Session) -> None:
-        self.idle.discard(session)
+        self.presence.at_table(session)
 
     def left_table(self, session: Session) -> None:
-        self.enter_lobby(session)
+        self.presence.enter_lobby(session)
 
     # -- tables ---------------------------------------------------------------------------------------
 
@@ -271,38 +206,18 @@ class Lobby:
         self.tables[table.table_id] = table
         if not restoring:
             self.table_log.table(table)
-        self._note(table.table_id, "updated")
+        self.pushes.note(table.table_id, "updated")
         return table
 
     def table_changed(self, table: Table) -> None:
         """Push ``table_updated`` to everyone at the table now, and to the lobby soon."""
-        if table.table_id not in self.tables:
-            return
-        self._tell_table(table)
-        self._note(table.table_id, "updated")
-
-    @staticmethod
-    def _tell_table(table: Table) -> None:
-        body = _TABLE_UPDATED + table.info_packed()
-        for session, _ in table.listeners():
-            session.deliver(body)
+        self.pushes.table_changed(table)
 
     def spectators_changed(self, table: Table) -> None:
-        """A spectator came or went: everyone at the table hears the new count within
-        ``lobby_push_seconds``, once for all the joins and leaves in between (each one pushed at once
-        to everyone cost spectators x spectators frames)."""
-        self._note(table.table_id, "updated")  # the lobby's pushes are coalesced already
-        self._spectated.add(table.table_id)
-        if self._spectated_timer is None:
-            self._spectated_timer = self.clock.call_later(self.settings.lobby_push_seconds, self._push_counts)
+        self.pushes.spectators_changed(table)
 
-    def _push_counts(self) -> None:
-        self._spectated_timer = None
-        changed, self._spectated = self._spectated, set()
-        for table_id in changed:
-            table = self.tables.get(table_id)
-            if table is not None:
-                self._tell_table(table)
+    def table_list_body(self, reply_to: CommandId | None) -> bytes:
+        return table_list_body(self.tables.values(), reply_to)
 
     def remove_table(self, table: Table) -> None:
         if self.tables.pop(table.table_id, None) is None:
@@ -311,61 +226,12 @@ class Lobby:
         self.spectator_chat.forget(table.table_id)
         members = table.clear()
         self.table_log.table_removed(table.table_id)
-        body = _removed_body(table.table_id)
-        self._note(table.table_id, "removed")
+        body = removed_body(table.table_id)
+        self.pushes.note(table.table_id, "removed")
         for session in members:
             session.deliver(body)
             self.enter_lobby(session)
         log.info("table removed", extra=ids(table_id=table.table_id))
-
-    def _note(self, table_id: str, change: str) -> None:
-        """Remember a change for the next lobby push; changes to one table in between merge into one."""
-        self._pending[table_id] = change  # "removed" overrides "updated"; "updated" cannot follow it
-        if self._push_timer is None:
-            self._push_timer = self.clock.call_later(self.settings.lobby_push_seconds, self._push)
-
-    def _push(self) -> None:
-        """Send the lobby the pending changes: each changed table once, in its latest state, in as few
-        ``lobby_changed`` messages as fit the frame size (one, unless thousands changed)."""
-        self._push_timer = None
-        pending, self._pending = self._pending, {}
-        if not self.idle:
-            return
-        tables: list[bytes] = []
-        removed: list[str] = []
-        bodies: list[bytes] = []
-        size = 0
-        for table_id, change in pending.items():
-            table = self.tables.get(table_id)
-            if change == "removed" or table is None:
-                removed.append(table_id)
-                size += len(table_id) + 2
-            else:
-                packed = table.info_packed()
-                tables.append(packed)
-                size += len(packed)
-            if size > _LIST_BYTES or len(tables) >= _MAX_ITEMS or len(removed) >= _MAX_ITEMS:
-                bodies.append(_lobby_changed(tables, removed))
-                tables, removed, size = [], [], 0
-        if tables or removed:
-            bodies.append(_lobby_changed(tables, removed))
-        for session in self.idle:
-            for body in bodies:
-                session.deliver(body)
-
-    def table_list_body(self, reply_to: CommandId | None) -> bytes:
-        """``table_list``, assembled from each table's cached encoding (waiting tables first)."""
-        ordered = sorted(self.tables.values(), key=lambda t: t.status != "waiting")
-        parts: list[bytes] = []
-        size = 0
-        for table in ordered[: SERVER_LIMITS.max_array_len]:
-            packed = table.info_packed()
-            size += len(packed)
-            if size > _LIST_BYTES:
-                break
-            parts.append(packed)
-        head = body_of_dict({"type": "table_list", "seq": 1, "reply_to": reply_to, "tables": []})
-        return head[:-1] + array_header(len(parts)) + b"".join(parts)
 
     def table_counts(self) -> Iterable[tuple[str, str, int]]:
         counts = Counter((t.spec.name, t.status) for t in self.tables.values())
@@ -390,24 +256,3 @@ def run_tag() -> str:
     """
     alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
     return "".join(secrets.choice(alphabet) for _ in range(8))
-
-
-def _lobby_changed(tables: list[bytes], removed: list[str]) -> bytes:
-    """A ``lobby_changed`` body from tables' cached encodings and removed ids.
-
-    >>> from boneyard.protocol import decode_server_message
-    >>> from boneyard.server.wire import stamp
-    >>> info = {"table_id": "t1", "game": "moon", "options": {"all_pass": "redeal", "target": 21},
-    ...         "seats": [{"seat": s, "name": None, "bot": False, "connected": False, "auto": False}
-    ...                   for s in range(3)],
-    ...         "status": "waiting", "turn_seconds": 30, "spectators": 0, "rematch": []}
-    >>> message = decode_server_message(stamp(_lobby_changed([msgpack.packb(info)], ["t0"]), 5))
-    >>> message.seq, [t.table_id for t in message.tables], message.removed
-    (5, ['t1'], ('t0',))
-    """
-    packed_ids: bytes = msgpack.packb(removed)
-    return b"".join((_LOBBY_CHANGED, array_header(len(tables)), *tables, b"\xa7removed", packed_ids))
-
-
-def _removed_body(table_id: str) -> bytes:
-    return body_of_dict({"type": "table_removed", "seq": 1, "table_id": table_id})

@@ -1,4 +1,4 @@
-"""One game at a table: the engine, its seed and moves, the turn timer, bots, the events fan-out, the record.
+"""One game at a table: the engine, its seed and moves, the events fan-out, the record (its timer: turns.py).
 
 A :class:`Match` is owned by its :class:`~boneyard.server.table.Table` (a rematch is a new match)
 and sees the table through :class:`~boneyard.server.host.Room` and the server through
@@ -19,19 +19,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from functools import partial
-from random import Random
 from typing import Any
 
-from boneyard.server.botmoves import AfterCommit, bot_random, bot_seed
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import Cancellable, Room, TableHost
+from boneyard.server.host import Room, TableHost
 from boneyard.server.logs import ids
 from boneyard.server.records import validated
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
+from boneyard.server.turns import TurnTimer
 from boneyard.server.wire import EventEncoder, engine_action, turn_body, turn_head, view_model
 
 log = logging.getLogger("boneyard.table")
@@ -46,9 +45,7 @@ class Match:
     """
 
     __slots__ = (
-        "_deadline",
         "_events",
-        "_timer",
         "_turn_head",
         "engine",
         "host",
@@ -59,6 +56,7 @@ class Match:
         "seats",
         "seeds",
         "spec",
+        "turns",
     )
 
     def __init__(
@@ -80,16 +78,13 @@ class Match:
         """The game, once dealt (:meth:`first_deal`)."""
         self._events = EventEncoder(spec.name, room.table_id)
         self._turn_head = turn_head(room.table_id)
-        self._timer: Cancellable | AfterCommit | None = None
-        self._deadline: float | None = None
-        """Clock time by which the (human) seat to move must act; ``None``: no timer running."""
+        self.turns = TurnTimer(host, room, self)
+        """The game's one timer: turn time, bots' moves, the wait for seeds."""
 
     # -- what the table asks of its game ------------------------------------------------------------
 
     def time_left_ms(self) -> int | None:
-        if self._deadline is None:
-            return None
-        return max(0, int((self._deadline - self.host.clock.time()) * 1000))
+        return self.turns.time_left_ms()
 
     @property
     def seed(self) -> str:
@@ -117,7 +112,7 @@ class Match:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
         deadline: ``seconds_left``; ``None``, a whole turn), or wait for seeds again before the deal."""
         if self.engine is not None and self.engine.to_move is not None:
-            self._schedule(self.seats[self.engine.to_move], seconds_left)
+            self.turns.schedule(self.seats[self.engine.to_move], seconds_left)
         elif self.engine is None and not self.seeds.dealt:
             self.await_seeds()
 
@@ -140,8 +135,7 @@ class Match:
     def await_seeds(self) -> None:
         wait = self._seed_wait_ms()
         if wait and not self.host.stopping:
-            self._cancel_timer()
-            self._timer = self.host.clock.call_later(wait / 1000, self.first_deal)
+            self.turns.later(wait / 1000, self.first_deal)
         else:
             self.first_deal()
 
@@ -173,7 +167,7 @@ class Match:
 
     def first_deal(self) -> None:
         """Deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
-        self._cancel_timer()
+        self.turns.cancel()
         if self.engine is not None or self.host.stopping or self.room.removed:
             return  # dealt already, or the server stops, or the table was removed while it waited
         engine = self._deal()
@@ -232,7 +226,7 @@ class Match:
 
     def stop(self) -> None:
         """Stop the timer for good (game over, shutdown, removal): no bot moves, no timeouts."""
-        self._cancel_timer()
+        self.turns.cancel()
 
     # -- the game's life ----------------------------------------------------------------------------
 
@@ -259,7 +253,7 @@ class Match:
         if any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:
-            self._cancel_timer()
+            self.turns.cancel()
             self.room.game_over()
         else:
             self._next_turn()
@@ -300,7 +294,7 @@ class Match:
         mover = self._dealt().to_move
         if mover is None:
             return
-        self._schedule(self.seats[mover])
+        self.turns.schedule(self.seats[mover])
         listeners = self.room.roster.listeners()
         if not listeners:
             return
@@ -316,107 +310,8 @@ class Match:
             legal = self._dealt().legal_actions(mover)
         return turn_body(self._turn_head, mover, self.time_left_ms(), legal)
 
-    def _schedule(self, seat: Seat, seconds: float | None = None) -> None:
-        """Arm the one timer for the seat to move: a bot's move, or the player's time running out
-        (in ``seconds``, by default the table's turn time; its wall-clock deadline is stored)."""
-        self._cancel_timer()
-        host = self.host
-        if host.stopping:
-            return  # a stopping server moves no more (its journal may be closed already)
-        clock = host.clock
-        settings = host.settings
-        if seat.bot_plays:
-            delay = self.room.bot_delay_ms
-            pace = settings.bots_only_move_seconds
-            if self.room.roster.bots_only() and (not delay or delay / 1000 <= pace):
-                # One move per loop pass at most, and no faster than moves are committed: a table of
-                # bots outrunning the disk would pile up frames held for the commit, without bound.
-                # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
-                # of such tables at full speed would take the CPU from every table with people at it.
-                pending = self._timer = AfterCommit(clock, self._bot_move)
-                if pace > 0:
-                    clock.call_later(pace, partial(host.table_log.after_commit, pending))
-                else:
-                    host.table_log.after_commit(pending)
-            elif seat.auto and seat.connected and not seat.bot:
-                # The player is there but timed out: give them a moment to take the seat back by acting.
-                self._timer = clock.call_later(settings.auto_turn_seconds, self._bot_move)
-            else:
-                seconds = settings.bot_delay_seconds if delay is None else delay / 1000
-                self._timer = clock.call_later(seconds, self._bot_move)
-        elif (limit := self.room.turn_limit(seat)) is not None:
-            seconds = limit if seconds is None else seconds
-            self._deadline = clock.time() + seconds
-            self._timer = clock.call_later(seconds, self._time_out)
-            host.table_log.deadline(self.room.table_id, self.moves, clock.wall() + seconds)
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._deadline = None
-
-    def _time_out(self) -> None:
-        self._timer = None
-        self._deadline = None
-        engine = self.engine
-        if engine is None or engine.to_move is None or self.host.stopping:
-            return
-        seat = self.seats[engine.to_move]
-        seat.timeouts += 1
-        log.info("turn timed out", extra=ids(table_id=self.room.table_id, seat=seat.index))
-        if seat.timeouts >= self.host.settings.timeouts_before_auto and not seat.auto:
-            seat.auto = True
-            self.room.seat_status(seat)  # stores the table too
-        else:
-            self.room.stored()
-        self._play_for(seat)
-
-    def _bot_move(self) -> None:
-        self._timer = None
-        engine = self.engine
-        if engine is None or engine.to_move is None or self.host.stopping:
-            return
-        self._play_for(self.seats[engine.to_move])
-
-    def _play_for(self, seat: Seat) -> None:
-        """The bot chooses for ``seat``: ``basic`` at once, a searching level off the loop (the host's
-        ``bots``; the timer holds the pending choice, so anything that rearms it cancels the choice)."""
-        engine = self._dealt()
-        level = seat.level if seat.bot else self.host.settings.away_bot_level
-        thinker = self.host.bots
-        if level != "basic" and thinker is not None:
-            moves = self.moves
-            self._timer = thinker.choose(
-                self.spec.name,
-                level,
-                engine.view(seat.index),
-                bot_seed(self.seed, moves),
-                lambda action: self._thought(engine, seat, moves, action),
-                human=not self.room.roster.bots_only(),
-            )
-            return
-        try:
-            action = self.spec.bot_at(level)(engine.view(seat.index), self.bot_random())
-        except Exception:
-            log.exception("the bot failed; the table stops", extra=ids(table_id=self.room.table_id))
-            return
-        self._bot_chose(engine, seat, self.moves, action)
-
-    def _thought(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
-        self._timer = None  # the pending choice it held is done
-        self._bot_chose(engine, seat, moves, action)
-
-    def _bot_chose(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
-        """Apply the bot's choice if the game is still at the move it was made for; marked ``auto`` when
-        the seat is a human's."""
-        if (
-            engine is not self.engine
-            or engine.to_move != seat.index
-            or self.moves != moves
-            or self.host.stopping
-        ):
-            return
+    def play_for(self, seat: Seat, action: Any) -> None:
+        """The move the server chose for ``seat`` (its bot, or auto-play for its player: marked ``auto``)."""
         auto = not seat.bot
         try:
             events = self._commit(seat.index, action, auto=auto)
@@ -426,10 +321,6 @@ class Match:
             return
         self.host.metrics.action("auto" if auto else "bot")
         self._after(events, auto=auto)
-
-    def bot_random(self) -> Random:
-        """The bot's tie-breaker for this move (:func:`~boneyard.server.botmoves.bot_random`)."""
-        return bot_random(self.seed, self.moves)
 
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""

@@ -1,10 +1,13 @@
 """One table: its members, its game, and the commands that address it.
 
 A table owns its :class:`~boneyard.server.seats.Roster` (who sits and watches: the one writer of
-membership) and, once every seat is held, its current :class:`~boneyard.server.match.Match` (one
-game). It reaches the server only through its :class:`~boneyard.server.host.TableHost`. A waiting
-table starts when every seat is held (by a player or a bot); a finished one starts again when every
-seated human has asked for a rematch; a table with nobody left is removed.
+membership), its :class:`~boneyard.server.seating.Seating` (the commands that seat and unseat
+people), its :class:`~boneyard.server.cycle.GameCycle` (its status, and once every seat is held its
+current :class:`~boneyard.server.match.Match`: one game) and its
+:class:`~boneyard.server.tablechat.TableChat`. It reaches the server only through its
+:class:`~boneyard.server.host.TableHost`. A waiting table starts when every seat is held (by a
+player or a bot); a finished one starts again when every seated human has asked for a rematch; a
+table with nobody left is removed.
 
 Restoring a table after a restart goes through the same methods as building one live:
 ``seat_player``/``seat_bot`` seat people, :meth:`Table.restore_game` deals the stored game again.
@@ -12,27 +15,26 @@ Restoring a table after a restart goes through the same methods as building one 
 
 from __future__ import annotations
 
-import hmac
 import logging
-from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import CHAT_HISTORY_LINES, ChatLine, Seated, Snapshot, TableInfo
+from boneyard.protocol import Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
+from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
-from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
-from boneyard.server.logs import ids
 from boneyard.server.match import Match
+from boneyard.server.seating import Seating
 from boneyard.server.seats import Listener, Roster, Seat
 from boneyard.server.session import Session
-from boneyard.server.storage.store import StoredTable
+from boneyard.server.storage.stored import StoredTable
+from boneyard.server.tablechat import TableChat
 from boneyard.server.wire import body_of, body_of_dict
 
 log = logging.getLogger("boneyard.table")
@@ -47,19 +49,17 @@ class Table:
         "_info_packed",
         "bot_delay_ms",
         "chat_log",
-        "games",
+        "cycle",
         "host",
         "invite",
-        "match",
         "options",
         "options_dict",
         "owner",
         "record_id",
-        "rematch",
         "removed",
         "roster",
+        "seating",
         "spec",
-        "status",
         "table_id",
         "turn_seconds",
     )
@@ -83,19 +83,16 @@ class Table:
         self.roster = Roster(self, spec.players_of(options))
         for i, seat in enumerate(bots):
             self.roster.seat_bot(seat, levels[i] if levels else None)
-        self.status = "waiting"
-        self.games = 0
-        """Games started at this table (rematches included)."""
-        self.match: Match | None = None
-        """The current (or, once finished, the last) game; ``None`` while waiting."""
-        self.rematch: set[int] = set()
+        self.cycle = GameCycle(host, self, spec, options)
+        """The table's games: its status, the current match, rematches."""
+        self.seating = Seating(host, self, self.cycle)
+        """Who comes and goes: the seating commands."""
         self.bot_delay_ms: int | None = None
         """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
         pause at all while only bots sit at the table."""
         self.record_id: str | None = None
         """The record id of the last game finished here (public, in the table's description)."""
-        self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_HISTORY_LINES)
-        """The latest chat lines, for snapshots (in memory only: a restart forgets them)."""
+        self.chat_log = TableChat(host, table_id)
         self.owner: str | None = None
         """The player id of whoever created the table (``None``: from before owners were stored)."""
         self.invite: str | None = None
@@ -116,6 +113,25 @@ class Table:
     @property
     def spectators(self) -> set[Session]:
         return self.roster.spectators
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing`` or ``finished``."""
+        return self.cycle.status
+
+    @property
+    def games(self) -> int:
+        """Games started at this table (rematches included)."""
+        return self.cycle.games
+
+    @property
+    def match(self) -> Match | None:
+        """The current (or, once finished, the last) game; ``None`` while waiting."""
+        return self.cycle.match
+
+    @property
+    def rematch(self) -> set[int]:
+        return self.cycle.rematch
 
     @property
     def seed(self) -> str | None:
@@ -173,7 +189,7 @@ class Table:
             table=self.info(),
             view=match.view_model(viewer) if match is not None else None,
             time_left_ms=self.time_left_ms(),
-            chat=tuple(self.chat_log),
+            chat=tuple(self.chat_log.lines),
         )
         return body_of(snapshot)
 
@@ -191,6 +207,10 @@ class Table:
         if not self.removed:  # a removed table is never written back
             self.host.table_log.table(self)
             self.host.table_changed(self)
+
+    def info_stale(self) -> None:
+        """The public description changed, but nothing stored did (who watches)."""
+        self._info_packed = None
 
     def stored(self) -> None:
         if not self.removed:
@@ -218,11 +238,6 @@ class Table:
 
     # -- seating (live and restored alike) -----------------------------------------------------------
 
-    def _seat(self, seat: int) -> Seat:
-        if not 0 <= seat < len(self.seats):
-            raise CommandError("no_such_seat", f"seats are 0..{len(self.seats) - 1}")
-        return self.seats[seat]
-
     def seat_player(self, session: Session, seat: int, *, hand_over: bool = False) -> None:
         """``session`` holds ``seat`` (``hand_over``: the bot there plays on until the hand ends)."""
         self.roster.sit(session, seat, hand_over=hand_over)
@@ -239,18 +254,6 @@ class Table:
 
     # -- the commands --------------------------------------------------------------------------------
 
-    def _check_can_sit(self, session: Session) -> None:
-        if self.roster.seat_of(session) is not None:
-            raise CommandError("already_seated", "you already hold a seat at this table")
-        if self.host.stopping:
-            raise CommandError("unavailable", "the server is shutting down")
-
-    def _check_invited(self, session: Session, invite: str | None) -> None:
-        if self.invite is None or session.player_id == self.owner:
-            return
-        if invite is None or not hmac.compare_digest(invite, self.invite):
-            raise CommandError("not_invited", "this table is private: sit with its invite code")
-
     def turn_limit(self, seat: Seat) -> int | None:
         """The owner's turn policy: an untimed open table is untimed for its owner only; anyone else
         who sits plays on the server's turn timer (a stranger must not stall the owner's table)."""
@@ -264,96 +267,21 @@ class Table:
     def join(
         self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
     ) -> None:
-        """Sit in an empty seat: ``seated``, ``snapshot``; the game starts once every seat is held."""
-        holder = self._seat(seat)
-        self._check_can_sit(session)
-        self._check_invited(session, invite)
-        if holder.held:
-            raise CommandError("seat_taken", f"seat {seat} is taken")
-        self.seat_player(session, seat)
-        self._seated(session, seat, reply_to)
-        if not self.maybe_start():
-            self.changed()
+        self.seating.join(session, seat, reply_to, invite)
 
     def take_seat(
         self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
     ) -> None:
-        """Take a bot's seat; mid-game the bot plays on until the hand ends."""
-        holder = self._seat(seat)
-        self._check_can_sit(session)
-        self._check_invited(session, invite)
-        if holder.session is not None:
-            raise CommandError("seat_taken", f"seat {seat} is taken")
-        if not holder.bot:
-            raise CommandError("not_a_bot", f"no bot holds seat {seat}")
-        self.seat_player(session, seat, hand_over=self.status == "playing")
-        self._seated(session, seat, reply_to)
-        self.changed()
-
-    def _seated(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
-        self.host.at_table(session)
-        token = self.host.token_for(session)
-        seated = Seated(
-            type="seated", seq=1, reply_to=reply_to, table_id=self.table_id, seat=seat, token=token
-        )
-        session.deliver(body_of(seated))
-        session.deliver(self.snapshot_body(seat))
-        self._deal_messages(session)
-        log.info("seated", extra=ids(table_id=self.table_id, seat=seat, player_id=session.player_id))
+        self.seating.take_seat(session, seat, reply_to, invite)
 
     def spectate(self, session: Session, reply_to: CommandId | None) -> None:
-        """Watch: a ``snapshot`` without hidden tiles, then the table's messages."""
-        if self.roster.seat_of(session) is not None:
-            raise CommandError("already_seated", "you hold a seat at this table")
-        limit = self.host.settings.max_spectators
-        if session not in self.spectators and len(self.spectators) >= limit:
-            raise CommandError("unavailable", f"this table has its {limit} spectators (max_spectators)")
-        fresh = self.roster.watch(session)
-        self.host.at_table(session)
-        self._info_packed = None
-        session.deliver(self.snapshot_body(None, reply_to))
-        if fresh:
-            self._deal_messages(session)
-            self.host.spectators_changed(self)
+        self.seating.spectate(session, reply_to)
 
     def leave(self, session: Session) -> None:
-        """Stop watching, or give up a seat: during a game a bot takes it over."""
-        if not self.roster.is_member(session):
-            raise CommandError("not_seated", "you are not at this table")
-        playing = self.status == "playing"
-        seat = self.roster.leave(session, bot_level=self._replacement(playing))
-        self.host.left_table(session)
-        self._parted(seat, playing)
-        if seat is not None:
-            log.info("left", extra=ids(table_id=self.table_id, seat=seat, player_id=session.player_id))
+        self.seating.leave(session)
 
     def abandon(self, session: Session) -> None:
-        """A dropped session leaves: it stops watching, and (once expired) gives up its seat."""
-        if self.roster.is_member(session):
-            playing = self.status == "playing"
-            self._parted(self.roster.leave(session, bot_level=self._replacement(playing)), playing)
-
-    def _replacement(self, playing: bool) -> str | None:
-        """The level of the bot that takes over a seat given up mid-game (the server's away level, like
-        the bot that plays for an away player), or ``None`` when the seat just empties."""
-        return self.host.settings.away_bot_level if playing else None
-
-    def _parted(self, seat: int | None, playing: bool) -> None:
-        """Someone left: a spectator, or the player of ``seat`` (a bot holds it now if ``playing``)."""
-        if seat is None:
-            self._info_packed = None
-            if not self.removed_if_empty():
-                self.host.spectators_changed(self)  # counts are pushed coalesced
-            return
-        if not playing:
-            self.rematch.discard(seat)
-        self.changed()
-        if playing and self.roster.empty():
-            self.host.remove_table(self)  # the last human left: the game is abandoned
-        elif playing:
-            self.restart_turn(self.seats[seat])
-        elif not self.removed_if_empty():
-            self._check_rematch()
+        self.seating.abandon(session)
 
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
@@ -363,24 +291,9 @@ class Table:
         return True
 
     def chat(self, session: Session, text: str) -> None:
-        settings = self.host.settings
         if not self.roster.is_member(session):
             raise CommandError("not_seated", "you are not at this table")
-        if len(text) > settings.chat_max_chars:
-            limit = settings.chat_max_chars
-            raise CommandError("chat_too_long", f"chat lines are at most {limit} characters")
-        now = self.host.clock.time()
-        if not session.take_chat_token(now, settings.chat_per_minute):
-            raise CommandError("rate_limited", f"at most {settings.chat_per_minute} chat lines a minute")
-        if self.roster.seat_of(session) is None and not self.host.spectator_chat.take(self.table_id, now):
-            limit = settings.spectator_chat_per_minute
-            raise CommandError(
-                "rate_limited", f"this table's spectators may chat {limit} lines a minute in all"
-            )
-        line = ChatLine(seat=self.roster.seat_of(session), name=session.name, text=text)
-        self.chat_log.append(line)
-        chat = {"type": "chat", "seq": 1, "table_id": self.table_id, **line.model_dump()}
-        self.broadcast(body_of_dict(chat))
+        self.broadcast(self.chat_log.say(session, self.roster.seat_of(session), text))
 
     def act(self, session: Session, action: Any) -> None:
         """A player's ``act`` (the engine decides, in :meth:`Match.act`)."""
@@ -392,84 +305,29 @@ class Table:
         self.match.act(seat, action)
 
     def request_rematch(self, session: Session) -> None:
-        seat = self.seat_of(session)
-        if self.status != "finished":
-            raise CommandError("game_in_progress", "a rematch can be asked for once the game is over")
-        self.rematch.add(seat)
-        if not self._check_rematch():
-            self.changed()
-
-    def _check_rematch(self) -> bool:
-        """Every seated human asked: back to waiting, and start at once if every seat is held."""
-        humans = {seat.index for seat in self.roster.humans()}
-        if self.status != "finished" or not humans or not humans <= self.rematch:
-            return False
-        self.status = "waiting"
-        self.match = None
-        self.rematch.clear()
-        if not self.maybe_start():
-            self.changed()
-        return True
-
-    # -- the game ------------------------------------------------------------------------------------
-
-    def maybe_start(self) -> bool:
-        if self.status != "waiting" or not all(seat.held for seat in self.seats):
-            return False
-        self.start_game()
-        return True
-
-    def _new_match(self, games: int, seeds: GameSeeds) -> Match:
-        self.games = games
-        self.match = Match(self.host, self, self.spec, self.options, games, seeds)
-        return self.match
-
-    def start_game(self) -> None:
-        """Every seat is held: commit to the deal (``deal_commitment``), wait briefly for the seated
-        humans' seeds, then deal (:meth:`Match.first_deal`)."""
-        games = self.games + 1
-        fixed = self.host.settings.seed
-        # The table's number, not its run tag (random per run): a fixed seed replays across runs.
-        derived = None if fixed is None else f"{fixed}/{self.table_id.partition('-')[0]}/{games}"
-        match = self._new_match(games, GameSeeds.fresh(len(self.seats), derived))
-        self.status = "playing"
-        for seat in self.seats:
-            seat.timeouts = 0
-        self.changed()  # the seed is stored before its commitment goes out
-        match.commit()
-        match.await_seeds()
+        self.cycle.request_rematch(self.seat_of(session))
 
     def contribute(self, session: Session, seed: str) -> None:
         """``contribute_seed``: a seated human's seed for the deal of the game starting."""
-        seat = self.seat_of(session)
-        if self.status != "playing" or self.match is None:
-            raise CommandError("seed_closed", "no game is starting at this table")
-        self.match.contribute(seat, seed)
+        self.cycle.contribute(self.seat_of(session), seed)
+
+    # -- the game (:class:`~boneyard.server.cycle.GameCycle`) ----------------------------------------
+
+    def maybe_start(self) -> bool:
+        """Start a game if the table waits and every seat is held."""
+        return self.cycle.maybe_start()
 
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
-        """How the current game deals, as stored: algorithm, the players' seeds (JSON), dealt."""
-        return self.match.seeds.columns() if self.match is not None else (None, None, True)
-
-    def _deal_messages(self, session: Session) -> None:
-        if self.status == "playing" and self.match is not None:
-            self.match.deal_messages(session)
+        return self.cycle.deal_columns()
 
     def game_over(self) -> None:
-        self.status = "finished"
-        self.changed()
-        self.removed_if_empty()
+        self.cycle.game_over()
 
     def restore_game(self, stored: StoredTable, actions: Iterable[tuple[int, Any, bool]]) -> None:
         """A restore: the stored state, and the stored game dealt again and replayed (nothing is sent)."""
-        self.status = stored.status
-        self.rematch = set(stored.rematch)
-        self.games = stored.games
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
         self.owner, self.invite = stored.owner, stored.invite
-        if stored.seed is not None and stored.status != "waiting":
-            players, seeds = len(self.seats), stored.player_seeds
-            stored_seeds = GameSeeds.stored(players, stored.seed, stored.deal_algorithm, seeds, stored.dealt)
-            self._new_match(stored.games, stored_seeds).replay(actions)
+        self.cycle.restore(stored, actions)
         self._info_packed = None
 
     def restored(self) -> None:
@@ -477,19 +335,11 @@ class Table:
         self.host.table_log.table(self, stored=True)
 
     def resume_turn(self, seconds_left: float | None) -> None:
-        """After a restore: the turn of the seat to move goes on (to its stored deadline)."""
-        if self.match is not None and self.status == "playing":
-            self.match.resume_turn(seconds_left)
-
-    def restart_turn(self, seat: Seat) -> None:
-        """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
-        if self.match is not None and self.status == "playing":
-            self.match.restart_turn(seat)
+        self.cycle.resume_turn(seconds_left)
 
     def stop(self) -> None:
         """Stop the table's timer for good (shutdown, removal): no bot moves, no timeouts."""
-        if self.match is not None:
-            self.match.stop()
+        self.cycle.stop()
 
     def clear(self) -> list[Session]:
         """The table is removed: every member leaves it; who was there."""
@@ -497,26 +347,15 @@ class Table:
         self.stop()
         return self.roster.clear()
 
-    # -- connections coming and going ----------------------------------------------------------------
+    # -- connections coming and going (who plays the seat meanwhile: the game's business) -------------
 
     def seat_connected(self, seat: int) -> None:
         """The seat's player is back: the server stops playing for them."""
-        holder = self.seats[seat]
-        was_auto, holder.auto, holder.timeouts = holder.auto, False, 0
-        self.seat_status(holder)
-        if was_auto:
-            self.restart_turn(holder)  # the server was playing for them: their turn starts afresh
-        elif holder.session is not None and self.match is not None and self.status == "playing":
-            # Their timer runs on to its deadline (reconnecting buys no time); they are reminded of it.
-            self.match.remind_turn(holder.session, seat)
+        self.cycle.player_back(self.seats[seat])
 
     def seat_disconnected(self, seat: int) -> None:
         self.seat_status(self.seats[seat])
 
     def seat_away(self, seat: int) -> None:
         """The player stayed away past the grace period: the server plays for them."""
-        holder = self.seats[seat]
-        if not holder.auto:
-            holder.auto = True
-            self.seat_status(holder)
-            self.restart_turn(holder)
+        self.cycle.player_away(self.seats[seat])

@@ -20,23 +20,25 @@ LOCAL_SERVER_STARTER = "boneyard.clients.cli.main"
 """The one client module that may import the server: it starts a local one in-process."""
 BELOW_THE_TABLES = ("boneyard.server.storage", "boneyard.server.games")
 """Packages below the table tier: they import nothing of the server's middle."""
-SERVER_MIDDLE = {
-    f"boneyard.server.{name}"
-    for name in (
-        "session",
-        "seats",
-        "host",
-        "botmoves",
-        "match",
-        "table",
-        "lobby",
-        "commands",
-        "connection",
-        "outbox",
-    )
-} | {"boneyard.server.app", "boneyard.server.wsconnection", "boneyard.server.cli"}
-TABLE_TIER = ("session", "seats", "host", "botmoves", "match", "table", "lobby", "commands")
+TABLE_TIER = (
+    "session",
+    "seats",
+    "host",
+    "botmoves",
+    "turns",
+    "match",
+    "cycle",
+    "seating",
+    "tablechat",
+    "table",
+    "presence",
+    "pushes",
+    "lobby",
+    "commands",
+)
 """Sans-I/O: none of these imports websockets or asyncio's sockets tier."""
+SOCKET_TIER = ("connection", "outbox", "app", "endpoints", "gckeeper", "hello", "wsconnection", "cli")
+SERVER_MIDDLE = {f"boneyard.server.{name}" for name in (*TABLE_TIER, *SOCKET_TIER)}
 
 
 def modules() -> dict[str, Path]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from boneyard.server.storage.db import Database, open_database
 from boneyard.server.storage.journal import Journal
-from boneyard.server.storage.store import DurableLog, SQLiteRecordStore, StoredSession, StoredTable, load
+from boneyard.server.storage.store import DurableLog, SQLiteRecordStore
+from boneyard.server.storage.stored import StoredSession, StoredTable, load
 
 
 class Storage:

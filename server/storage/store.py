@@ -11,7 +11,7 @@ before any frame that follows it is sent. :data:`NO_LOG` is the same interface d
 A table is stored as what rebuilds it: its options, seats and tokens, the current game's seeds
 (the server's, the players' contributions, whether the first deal is made) and accepted actions
 (an engine is a pure function of its dealer and its actions), and the turn's deadline as wall-clock
-time. The read side (:func:`load`) returns exactly that.
+time. The read side (:mod:`~boneyard.server.storage.stored`) returns exactly that.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import msgpack
@@ -285,119 +284,3 @@ class SQLiteRecordStore:
     def get(self, record_id: str) -> GameRecord | None:
         row = self._reader.execute("SELECT record FROM records WHERE record_id = ?", (record_id,)).fetchone()
         return None if row is None else validated(json.loads(row[0]))
-
-
-# --- reading back ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSeat:
-    seat: int
-    name: str | None
-    bot: bool
-    auto: bool
-    token: str | None
-    timeouts: int = 0
-    level: str = "basic"
-
-
-@dataclass(frozen=True, slots=True)
-class StoredTable:
-    table_id: str
-    game: str
-    options: dict[str, Any]
-    turn_seconds: int | None
-    status: str
-    games: int
-    seed: str | None
-    rematch: list[int]
-    deadline: float | None
-    deadline_move: int | None
-    seats: list[StoredSeat]
-    actions: list[tuple[int, dict[str, Any], bool]]
-    """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
-    bot_delay_ms: int | None = None
-    record_id: str | None = None
-    deal_algorithm: str | None = None
-    """``None``: a game stored before fair deals (the keyed dealer over ``seed``)."""
-    player_seeds: str | None = None
-    """The players' contributed seeds, JSON (see :class:`~server.fairdeal.GameSeeds`)."""
-    dealt: bool = True
-    owner: str | None = None
-    invite: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSession:
-    token: str
-    player_id: str
-    name: str
-    seq: int = 0
-    log: tuple[bytes, ...] | None = None
-    """The message log as it was at a graceful stop (``None`` after a crash: resumes get snapshots)."""
-
-
-def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
-    """Every stored table (in the order they were created) and every session holding a token."""
-    seats: dict[str, list[StoredSeat]] = {}
-    for table_id, seat, name, bot, auto, token, timeouts, level in connection.execute(
-        "SELECT table_id, seat, name, bot, auto, token, timeouts, level FROM seats ORDER BY table_id, seat"
-    ):
-        seats.setdefault(table_id, []).append(
-            StoredSeat(seat, name, bool(bot), bool(auto), token, timeouts, level)
-        )
-    actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
-    for table_id, seat, action, auto in connection.execute(
-        "SELECT a.table_id, a.seat, a.action, a.auto FROM actions AS a"
-        " JOIN tables AS t ON a.table_id = t.table_id AND a.game = t.games ORDER BY a.table_id, a.move"
-    ):
-        actions.setdefault(table_id, []).append((seat, json.loads(action), bool(auto)))
-    tables = [
-        StoredTable(
-            table_id=row[0],
-            game=row[1],
-            options=json.loads(row[2]),
-            turn_seconds=row[3],
-            status=row[4],
-            games=row[5],
-            seed=row[6],
-            rematch=json.loads(row[7]),
-            deadline=row[8],
-            deadline_move=row[9],
-            seats=seats.get(row[0], []),
-            actions=actions.get(row[0], []),
-            bot_delay_ms=row[10],
-            record_id=row[11],
-            deal_algorithm=row[12],
-            player_seeds=row[13],
-            dealt=bool(row[14]),
-            owner=row[15],
-            invite=row[16],
-        )
-        for row in connection.execute(
-            "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite"
-            " FROM tables"
-        )
-    ]
-    tables.sort(key=lambda t: id_number(t.table_id))
-    rows = connection.execute("SELECT token, player_id, name, seq, log FROM sessions")
-    sessions = {
-        token: StoredSession(token, player_id, name, seq, _unpacked(blob))
-        for token, player_id, name, seq, blob in rows
-    }
-    return tables, sessions
-
-
-def _unpacked(blob: bytes | None) -> tuple[bytes, ...] | None:
-    return None if blob is None else tuple(msgpack.unpackb(blob))
-
-
-def id_number(identifier: str) -> int:
-    """The number in an id like ``t12`` or ``p7-k2x9q0ab`` (0 if there is none).
-
-    >>> id_number("t12"), id_number("p7-k2x9q0ab"), id_number("x")
-    (12, 7, 0)
-    """
-    digits = identifier[1:].partition("-")[0]
-    return int(digits) if digits.isdigit() else 0

@@ -2,7 +2,7 @@
 
 :class:`FakeHost` is a :class:`~boneyard.server.host.TableHost` that records what a table tells the
 server; :class:`MemoryLog` is a :class:`~boneyard.server.storage.store.TableLog` keeping, in memory,
-exactly what the database would (the rows :func:`~boneyard.server.storage.store.load` reads back),
+exactly what the database would (the rows :func:`~boneyard.server.storage.stored.load` reads back),
 so a restore can be driven from it. Every frame a :class:`Player` gets is decoded strictly and its
 ``seq`` checked, as the socket tests do.
 """
@@ -22,13 +22,8 @@ from boneyard.server.records import MemoryRecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat
-from boneyard.server.storage.store import (
-    LoggedSession,
-    LoggedTable,
-    StoredSeat,
-    StoredSession,
-    StoredTable,
-)
+from boneyard.server.storage.store import LoggedSession, LoggedTable
+from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
 from boneyard.server.table import Table
 from boneyard.server.wire import wire_action
 
@@ -131,7 +126,7 @@ class MemoryLog:
         callback()
 
     def load(self) -> tuple[list[StoredTable], dict[str, StoredSession]]:
-        """What ``storage.store.load`` would read back."""
+        """What ``storage.stored.load`` would read back."""
         tables = [
             StoredTable(
                 table_id=table_id,

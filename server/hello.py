@@ -1,0 +1,62 @@
+"""The server's ``hello``: who it is, what it supports, and every limit a client must keep to.
+
+Built once at start from the :class:`~boneyard.server.settings.Settings` (and the connection cap in
+force), sent as the first frame of every connection.
+"""
+
+from __future__ import annotations
+
+from boneyard.protocol import (
+    FEATURE_BOT_DELAY,
+    FEATURE_BOT_LEVELS,
+    FEATURE_PRIVATE_TABLES,
+    Hello,
+    Limits,
+)
+from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.server.connection import BAD_FRAMES
+from boneyard.server.settings import Settings
+from boneyard.server.wire import body_of
+
+SERVER_NAME = "boneyard/0.1.0"
+
+FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS)
+"""What this server supports beyond protocol 1.0 (``hello.features``)."""
+
+
+def hello_body(settings: Settings, max_connections: int) -> bytes:
+    """The ``hello`` body (``max_connections``: the cap in force, within the descriptor limit)."""
+    limits = Limits(
+        max_frame_bytes=settings.max_frame_bytes,
+        commands_per_second=settings.commands_per_second,
+        command_burst=settings.command_burst,
+        chat_max_chars=settings.chat_max_chars,
+        send_queue_frames=settings.send_queue_frames,
+        handshake_ms=max(1, round(settings.handshake_seconds * 1000)),
+        bad_frames=BAD_FRAMES,
+        rate_strikes=settings.command_burst,
+        reply_bytes_per_command=settings.reply_bytes_per_command,
+        chat_per_minute=settings.chat_per_minute,
+        tables_per_session=settings.tables_per_session,
+        empty_table_ms=max(1, round(settings.empty_table_seconds * 1000)),
+        max_spectators=settings.max_spectators,
+        spectator_chat_per_minute=settings.spectator_chat_per_minute,
+        grace_ms=round(settings.grace_seconds * 1000),
+        resume_frames=settings.resume_buffer_frames,
+        max_connections=max_connections,
+        max_tables=settings.max_tables,
+        tables_per_address=settings.tables_per_address,
+        bot_delay_ms=round(settings.bot_delay_seconds * 1000),
+        bots_only_move_ms=round(settings.bots_only_move_seconds * 1000),
+    )
+    return body_of(
+        Hello(
+            type="hello",
+            seq=1,
+            protocol=1,
+            server=SERVER_NAME,
+            limits=limits,
+            heartbeat_seconds=settings.heartbeat_seconds,
+            features=FEATURES,
+        )
+    )
