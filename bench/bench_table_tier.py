@@ -3,9 +3,9 @@
     python bench/bench_table_tier.py --actions 20000 [--profile]
 
 Three players at a Moon table (target 1000, untimed, rematches as games end) act in turn, each command
-packed with msgpack, decoded by ``boneyard.protocol.decode_command`` and handed over as a connection
-would; frames are counted, not decoded. Prints the CPU time (``time.process_time``) per action and the
-frames per action; ``--profile``: the top of a cProfile run.
+packed with msgpack, decoded by ``boneyard.protocol.codec.decode_hot`` (as the server does) and handed
+over as a connection would; frames are counted, not decoded. Prints the CPU time
+(``time.process_time``) per action and the frames per action; ``--profile``: the top of a cProfile run.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import Any
 
 import msgpack
 
-from boneyard.protocol import COMMAND_LIMITS, decode_command
+from boneyard.protocol import COMMAND_LIMITS
+from boneyard.protocol.codec import decode_hot
 from boneyard.server.commands import Commands
 from boneyard.server.host import ManualClock
 from boneyard.server.lobby import Lobby
@@ -68,7 +69,7 @@ def main() -> None:
     links = [CountingLink() for _ in range(3)]
 
     def send(link: CountingLink, command: dict[str, Any]) -> None:
-        commands.handle(link, decode_command(msgpack.packb(command), COMMAND_LIMITS))
+        commands.handle(link, decode_hot(msgpack.packb(command), COMMAND_LIMITS))
 
     for i, link in enumerate(links):
         send(link, {"type": "identify", "id": 1, "name": f"p{i}"})

@@ -1,9 +1,10 @@
 """One websocket connection: the socket tier's half of the protocol.
 
 A :class:`Client` sends ``hello`` (through the table tier, which numbers it), enforces the handshake
-time, meters every frame with a token bucket, decodes it (bounded msgpack, strict pydantic), and
-hands the typed command, or its refusal, to :class:`~boneyard.server.commands.Commands`: the seam
-to the table tier. What comes back are frames (written through the batching outbox) and closes.
+time, meters every frame with a token bucket, decodes it (bounded msgpack, strict pydantic; an
+``act`` on a fast path as strict: :func:`~boneyard.protocol.codec.decode_hot`), and hands the
+typed command, or its refusal, to :class:`~boneyard.server.commands.Commands`: the seam to the
+table tier. What comes back are frames (written through the batching outbox) and closes.
 The connection is the table tier's :class:`~boneyard.server.commands.Link` itself: in one process
 the seam costs no copy and no extra object.
 
@@ -22,7 +23,8 @@ from typing import Any, get_args
 
 from websockets.exceptions import ConnectionClosed
 
-from boneyard.protocol import SUBPROTOCOL, DecodeLimits, ProtocolError, RefusalCode, decode_command
+from boneyard.protocol import SUBPROTOCOL, DecodeLimits, ProtocolError, RefusalCode
+from boneyard.protocol.codec import decode_hot
 from boneyard.server.commands import Commands
 from boneyard.server.logs import ids
 from boneyard.server.meter import TokenBucket
@@ -154,7 +156,7 @@ class Client(FrameWriter):
         problem: ProtocolError | None = None
         command: Any = None
         try:
-            command = decode_command(frame, ctx.limits)
+            command = decode_hot(frame, ctx.limits)
             reply_to = command.id
         except ProtocolError as error:
             problem, reply_to = error, error.reply_to

@@ -77,13 +77,18 @@ class Outbox:
     def mark(self, writer: FrameWriter) -> None:
         self._dirty.append(writer)
         if not self._scheduled:
+            # One pending flush per loop pass at most, however many commands flush meanwhile: frames
+            # queued outside a command (by a timer) are written on the next pass.
             self._scheduled = True
-            self._loop.call_soon(self.flush)
+            self._loop.call_soon(self._flush_soon)
+
+    def _flush_soon(self) -> None:
+        self._scheduled = False
+        self.flush()
 
     def flush(self) -> None:
         """Write every waiting connection's frames (one write each), or hold them for the commit of
         the writes made before them."""
-        self._scheduled = False
         gate = self.gate
         if gate is not None and gate.pending():
             held = [(writer, out) for writer in self._dirty if (out := writer.take()) is not None]

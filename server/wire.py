@@ -15,6 +15,7 @@ Pong(type='pong', seq=2, reply_to=7)
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -53,7 +54,7 @@ def body_of(message: BaseModel) -> bytes:
 
 def stamp(body: bytes, seq: int) -> bytes:
     """The frame of ``body`` with ``seq`` spliced in."""
-    at = _seq_at(body)
+    at = 11 + (body[6] & 0x1F)  # _seq_at, inline: this runs for every frame
     return b"".join((body[:at], _pack(seq), body[at:]))
 
 
@@ -214,19 +215,39 @@ class EventEncoder:
         ``auto``: the server took the action for a player."""
         packed = _EVENTS.get(event) if not overrides else None
         if packed is None:
-            model = event_from_engine(self._game, event, **overrides)  # type: ignore[arg-type]
-            packed = _pack(model.model_dump())
-            if not overrides and model.type != "hand_dealt":  # a deal never recurs
+            packed = event_bytes(self._game, event, overrides)
+            if not overrides and getattr(event, "type") != "hand_dealt":  # noqa: B009 - a deal never recurs
                 if len(_EVENTS) >= _EVENTS_KEPT:
                     _EVENTS.clear()
                 _EVENTS[event] = packed
         return self._prefixes[auto] + packed
 
 
+def event_bytes(game: str, event: object, overrides: Mapping[str, object]) -> bytes:
+    """An engine event's encoding: validated against its wire model the first time its class is seen
+    (and whenever ``overrides`` add fields), directly from its fields afterwards."""
+    shape = _SHAPES.get((game, type(event))) if not overrides else None
+    if shape is not None:
+        return _pack({name: getattr(event, name, default) for name, default in shape})  # type: ignore[no-any-return]
+    model = event_from_engine(game, event, **overrides)  # type: ignore[arg-type]
+    packed: bytes = _pack(model.model_dump())
+    if not overrides and dataclasses.is_dataclass(event):
+        fields = type(model).model_fields
+        learnt = tuple((name, None if info.is_required() else info.default) for name, info in fields.items())
+        if _pack({name: getattr(event, name, default) for name, default in learnt}) == packed:
+            _SHAPES[(game, type(event))] = learnt
+    return packed
+
+
 _EVENTS: dict[object, bytes] = {}
 """Validated, encoded events by value, shared by all tables: most events recur (a Moon ``tile_played``
 is one of 84), and an engine event is a frozen value, so equal events encode equally."""
 _EVENTS_KEPT = 20_000
+_SHAPES: dict[tuple[str, type], tuple[tuple[str, Any], ...]] = {}
+"""Each engine event class's wire fields in order, with the defaults of those it lacks: learnt from
+its first validated encoding, so that later ones skip validation (most events of a trick-taking game
+do not recur: a ``trick_won`` names its three tiles). ``tests/server/test_wire_events.py`` checks
+both encodings agree over whole games of both engines."""
 
 
 # --- views ------------------------------------------------------------------------------------
