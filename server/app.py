@@ -180,7 +180,13 @@ class BoneyardServer:
         commands = Commands(self.lobby, hello)
         self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
         if storage is not None:
-            restore(self.lobby, *storage.load(), self.lobby.clock.wall(), settings.grace_seconds)
+            restore(
+                self.lobby,
+                *storage.load(),
+                self.lobby.clock.wall(),
+                settings.grace_seconds,
+                settings.resume_buffer_frames,
+            )
             for table in list(self.lobby.tables.values()):
                 self.lobby.remove_if_left_empty(table)  # restored tables nobody comes back to go too
             storage.log.logs_restored()
@@ -265,7 +271,8 @@ class BoneyardServer:
         """A commit failed: nothing after it may be sent, so the server stops (exit code 1)."""
         self.failed = error
         if self._server is None:
-            return  # still starting: ``start()`` raises
+            return  # still starting: ``start()`` raises, and the command line says it in one line
+        log.critical("the database failed; nothing more is sent or stored: %s", error)
         self._failing = asyncio.get_running_loop().create_task(self.stop())
 
     async def __aenter__(self) -> Self:

@@ -23,7 +23,7 @@ from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
 from boneyard.server.logs import ids
-from boneyard.server.session import Session
+from boneyard.server.session import Session, new_epoch
 from boneyard.server.table import Table
 from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, stamp
 
@@ -150,6 +150,7 @@ class Commands:
         session.cancel_timer()
         missed = session.missed_since(command.resume.last_seq) or []
         _attach(link, session)
+        lobby.table_log.session(session)  # its new epoch
         session.deliver(_welcome(session, command.id, resumed=True, replayed=len(missed)))
         seats = session.seats()
         for body in missed:
@@ -198,7 +199,7 @@ class Commands:
         self._table(command.table_id).request_rematch(session)
 
     def _act(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).act(session, command.action)
+        self._table(command.table_id).act(session, command.action, command.id)
 
     def _chat(self, link: Link, session: Session, command: Any) -> None:
         self._table(command.table_id).chat(session, command.text)
@@ -227,6 +228,7 @@ def _attach(link: Link, session: Session) -> None:
     link.session = session
     session.client = link
     session.seq = link.seq  # the new connection's numbering goes on from its hello
+    session.epoch = new_epoch()
     if session.token is not None:
         session.start_log()  # a session restored after a restart had none
     if session.log is not None:
@@ -266,5 +268,6 @@ HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 
-OK_REPLIES = frozenset(command for command, reply in REPLIES.items() if reply == "ok")
-"""Commands whose success is answered with ``ok`` (when they carry an ``id``)."""
+OK_REPLIES = frozenset(command for command, reply in REPLIES.items() if reply == "ok") - {"act"}
+"""Commands whose success is answered with ``ok`` here (when they carry an ``id``). An ``act`` is
+answered by the match, right after the action's messages, so that the journal knows where they end."""

@@ -16,7 +16,7 @@ from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Room, TableHost
-from boneyard.server.match import Match
+from boneyard.server.match import Match, Regenerated
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
 from boneyard.server.storage.stored import StoredTable
@@ -116,15 +116,22 @@ class GameCycle:
             self.hall.changed()
         return True
 
-    def restore(self, stored: StoredTable, actions: Iterable[tuple[int, Any, bool]]) -> None:
-        """A restore: the stored status, and the stored game dealt again and replayed (nothing is sent)."""
+    def restore(
+        self,
+        stored: StoredTable,
+        actions: Iterable[tuple[int, Any, bool]],
+        regenerate_from: int | None = None,
+    ) -> list[Regenerated | None]:
+        """A restore: the stored status, and the stored game dealt again and replayed (nothing is sent);
+        the seated players' messages of the actions from ``regenerate_from`` on (:meth:`Match.replay`)."""
         self.status = stored.status
         self.rematch = set(stored.rematch)
         self.games = stored.games
         if stored.seed is not None and stored.status != "waiting":
             players, seeds = len(self.seats), stored.player_seeds
             stored_seeds = GameSeeds.stored(players, stored.seed, stored.deal_algorithm, seeds, stored.dealt)
-            self._new_match(stored.games, stored_seeds).replay(actions)
+            return self._new_match(stored.games, stored_seeds).replay(actions, regenerate_from)
+        return []
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: the turn of the seat to move goes on (to its stored deadline)."""

@@ -17,10 +17,11 @@ except the record, which is stored (and fetchable) only once the game is over.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
+from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine, Event, IllegalAction
@@ -29,9 +30,9 @@ from boneyard.server.host import Room, TableHost
 from boneyard.server.logs import ids
 from boneyard.server.records import validated
 from boneyard.server.seats import Seat
-from boneyard.server.session import Session
+from boneyard.server.session import Recipient, Session
 from boneyard.server.turns import TurnTimer
-from boneyard.server.wire import EventEncoder, engine_action, turn_body, turn_head, view_model
+from boneyard.server.wire import EventEncoder, engine_action, ok_body, turn_body, turn_head, view_model
 
 log = logging.getLogger("boneyard.table")
 
@@ -98,15 +99,44 @@ class Match:
         hand_over = viewer is not None and self.seats[viewer].handing_over
         return view_model(self.spec.name, self.engine.view(viewer), hide_actions=hand_over)
 
-    def replay(self, actions: Iterable[tuple[int, Any, bool]]) -> None:
+    def replay(
+        self, actions: Iterable[tuple[int, Any, bool]], regenerate_from: int | None = None
+    ) -> list[Regenerated | None]:
         """A restore: deal again from the stored seeds and replay the stored actions (nothing is sent or
-        written); a game whose first deal was still waiting for seeds waits again (:meth:`resume_turn`)."""
+        written); a game whose first deal was still waiting for seeds waits again (:meth:`resume_turn`).
+
+        From action ``regenerate_from`` on, each action's messages to each seated player are made again
+        as the live fan-out made them (events, then the turn; see :meth:`_regenerated`), for exact
+        resumes after a crash (:mod:`boneyard.server.storage.crashlog`); the list holds them from there.
+        """
+        regenerated: list[Regenerated | None] = []
         if not self.seeds.dealt:
-            return
+            return regenerated
         engine = self._deal()
-        for seat, action, auto in actions:
-            engine.apply(seat, action, auto=auto)
+        seated = [seat.index for seat in self.seats if seat.session is not None]
+        for k, (seat, action, auto) in enumerate(actions):
+            events = engine.apply(seat, action, auto=auto)
             self.moves += 1
+            if regenerate_from is not None and k >= regenerate_from:
+                regenerated.append(self._regenerated(events, auto, seated))
+        return regenerated
+
+    def _regenerated(self, events: list[Event], auto: bool, seated: list[int]) -> Regenerated | None:
+        """What each seated viewer was sent for one action (its events, then the next turn), or ``None``
+        where the live path sent more than the action's own messages: the game's end (its record,
+        ``deal_revealed``, ``table_updated``) or a hand-over ending (``table_updated``)."""
+        engine = self._dealt()
+        hand_over_ends = any(seat.handing_over for seat in self.seats) and any(
+            e.type == "hand_started" for e in events
+        )
+        if engine.is_over or hand_over_ends:
+            return None
+        inboxes = {viewer: _Inbox() for viewer in seated}
+        listeners = [(inbox, viewer) for viewer, inbox in inboxes.items()]
+        self._fan_out(events, None, auto, listeners)
+        if engine.to_move is not None:
+            self._announce_turn(engine.to_move, listeners)
+        return {viewer: tuple(inbox.bodies) for viewer, inbox in inboxes.items()}
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
@@ -187,9 +217,9 @@ class Match:
         assert engine is not None, "the game is not dealt yet"
         return engine
 
-    def act(self, seat: int, action_model: Any) -> None:
+    def act(self, seat: int, action_model: Any, reply_to: CommandId | None = None) -> None:
         """A player's ``act`` (the table checked the server is not stopping): the engine alone decides;
-        an error changes nothing."""
+        an error changes nothing. Accepted, it is answered ``ok`` after its messages (when it has an id)."""
         engine = self.engine
         if engine is None:
             raise CommandError("not_your_turn", "the game has not started")
@@ -213,11 +243,14 @@ class Match:
             holder.timeouts = 0
             self.room.stored()
         self._after(events)
+        if reply_to is not None and holder.session is not None:
+            holder.session.deliver(ok_body(reply_to))
+        self._note_ends(reply_to)
 
     def remind_turn(self, session: Session, seat: int) -> None:
         """After a resume: the player's turn again, if they are to move, with the time really left."""
         if self.engine is not None and self.engine.to_move == seat:
-            session.deliver(self._turn_body(seat, seat))
+            session.deliver(self._turn_body(seat, seat, self.time_left_ms()))
 
     def restart_turn(self, seat: Seat) -> None:
         """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
@@ -241,6 +274,16 @@ class Match:
         self.host.table_log.action(self.room.table_id, self.number, self.moves, seat, action, auto)
         self.moves += 1
         return events
+
+    def _note_ends(self, reply_to: CommandId | None) -> None:
+        """The last action's messages are all queued: journal where they end in each seated player's
+        numbering (and the ``ok`` it was answered with), so that a resume after a crash can replay them."""
+        if self.room.removed:
+            return
+        ends = [(s.session.epoch, s.session.seq) if s.session is not None else None for s in self.seats]
+        if all(end is None for end in ends):
+            return  # bots only: nobody to resume
+        self.host.table_log.action_end(self.room.table_id, self.number, self.moves - 1, reply_to, ends)
 
     def _after(self, events: list[Event], *, auto: bool = False) -> None:
         engine = self._dealt()
@@ -266,10 +309,17 @@ class Match:
         if handed:
             self.room.changed()
 
-    def _fan_out(self, events: list[Event], record_id: str | None = None, auto: bool = False) -> None:
-        """Each event to each listener as that listener may see it; each distinct form encoded once
-        (``auto``: they are the events of an action the server took for a player)."""
-        listeners = self.room.roster.listeners()
+    def _fan_out(
+        self,
+        events: list[Event],
+        record_id: str | None = None,
+        auto: bool = False,
+        listeners: Sequence[tuple[Recipient, int | None]] | None = None,
+    ) -> None:
+        """Each event to each listener (the table's, by default) as that listener may see it; each
+        distinct form encoded once (``auto``: the events of an action the server took for a player)."""
+        if listeners is None:
+            listeners = self.room.roster.listeners()
         if not listeners:
             return
         encode = partial(self._events.body, auto=auto)
@@ -295,20 +345,27 @@ class Match:
         if mover is None:
             return
         self.turns.schedule(self.seats[mover])
-        listeners = self.room.roster.listeners()
+        self._announce_turn(mover, self.room.roster.listeners())
+
+    def _announce_turn(self, mover: int, listeners: Sequence[tuple[Recipient, int | None]]) -> None:
+        """``turn`` to each listener, with the whole turn time of a timed human seat (its timer has just
+        started; the same number when a restore makes the message again)."""
         if not listeners:
             return
-        public = self._turn_body(mover, None)
+        seat = self.seats[mover]
+        limit = None if seat.bot_plays else self.room.turn_limit(seat)
+        time_left = None if limit is None else limit * 1000
+        public = self._turn_body(mover, None, time_left)
         for session, viewer in listeners:
-            session.deliver(self._turn_body(mover, viewer) if viewer == mover else public)
+            session.deliver(self._turn_body(mover, viewer, time_left) if viewer == mover else public)
 
-    def _turn_body(self, mover: int, viewer: int | None) -> bytes:
+    def _turn_body(self, mover: int, viewer: int | None, time_left_ms: int | None) -> bytes:
         """``turn`` as ``viewer`` gets it: with the legal actions if it is the seat to move (and no bot
         plays it through a hand-over)."""
         legal: list[Any] = []
         if viewer == mover and not self.seats[mover].handing_over:
             legal = self._dealt().legal_actions(mover)
-        return turn_body(self._turn_head, mover, self.time_left_ms(), legal)
+        return turn_body(self._turn_head, mover, time_left_ms, legal)
 
     def play_for(self, seat: Seat, action: Any) -> None:
         """The move the server chose for ``seat`` (its bot, or auto-play for its player: marked ``auto``)."""
@@ -321,6 +378,7 @@ class Match:
             return
         self.host.metrics.action("auto" if auto else "bot")
         self._after(events, auto=auto)
+        self._note_ends(None)
 
     def _store_record(self) -> str | None:
         """Validate and store the finished game's record; its id goes out in ``game_over``."""
@@ -337,3 +395,19 @@ class Match:
         self.host.records.put(record_id, record)
         log.info("game over", extra=ids(table_id=self.room.table_id, record_id=record_id))
         return record_id
+
+
+Regenerated = dict[int, tuple[bytes, ...]]
+"""One action's messages to each seated viewer, by seat, as a restore makes them again."""
+
+
+class _Inbox:
+    """Stands in for a seated session while a restore makes its messages again: keeps what it is sent."""
+
+    __slots__ = ("bodies",)
+
+    def __init__(self) -> None:
+        self.bodies: list[bytes] = []
+
+    def deliver(self, body: bytes) -> None:
+        self.bodies.append(body)

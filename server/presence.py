@@ -38,9 +38,10 @@ class Presence:
 
     def restore_session(self, stored: StoredSession) -> Session:
         """A stored session holding seats and a token, with its message log if the server stopped
-        gracefully (without one, its first resume gets snapshots)."""
+        gracefully (without one, it is made again from the journal: see ``storage.crashlog``)."""
         session = Session(stored.player_id, cleaned_name(stored.name), self.settings.resume_buffer_frames)
         session.token = stored.token
+        session.epoch = stored.epoch or 0
         if stored.log is not None:
             session.start_log()
             assert session.log is not None

@@ -17,11 +17,24 @@ keep a log at all.
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections import deque
 from typing import Protocol
 
 from boneyard.server.meter import TokenBucket
 from boneyard.server.wire import stamp
+
+
+def new_epoch() -> int:
+    """A fresh :attr:`Session.epoch` (31 random bits: a collision between two numberings of one seat is
+    one in two billion, and would also need their seqs to line up with the journal's)."""
+    return secrets.randbits(31)
+
+
+class Recipient(Protocol):
+    """Whoever a table's messages are delivered to (a :class:`Session`)."""
+
+    def deliver(self, body: bytes) -> None: ...
 
 
 class Cancellable(Protocol):
@@ -59,6 +72,7 @@ class Session:
         "_log_frames",
         "chat",
         "client",
+        "epoch",
         "log",
         "name",
         "player_id",
@@ -74,6 +88,9 @@ class Session:
         self.client: Peer | None = None
         self.seq = 0
         """The ``seq`` of the last message delivered (to the live connection, or logged while away)."""
+        self.epoch = 0
+        """Which numbering ``seq`` counts in: a random number drawn at each connection (each restarts
+        the count) and stored with the token, so the journal's seqs name the connection they count on."""
         self.token: str | None = None
         self.log: deque[bytes] | None = None
         self._log_frames = log_frames
@@ -82,6 +99,11 @@ class Session:
         """The grace or expiry timer of a dropped session."""
         self.chat: TokenBucket | None = None
         """Meters chat lines (made at the first one)."""
+
+    def renumber(self) -> None:
+        """A new numbering: ``seq`` counts from 0 again, in a new :attr:`epoch`."""
+        self.seq = 0
+        self.epoch = new_epoch()
 
     def start_log(self) -> None:
         """Keep what is sent from now on, for resume (once the session holds a token)."""

@@ -29,7 +29,7 @@ from boneyard.server.errors import CommandError
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
-from boneyard.server.match import Match
+from boneyard.server.match import Match, Regenerated
 from boneyard.server.seating import Seating
 from boneyard.server.seats import Listener, Roster, Seat
 from boneyard.server.session import Session
@@ -295,14 +295,14 @@ class Table:
             raise CommandError("not_seated", "you are not at this table")
         self.broadcast(self.chat_log.say(session, self.roster.seat_of(session), text))
 
-    def act(self, session: Session, action: Any) -> None:
-        """A player's ``act`` (the engine decides, in :meth:`Match.act`)."""
+    def act(self, session: Session, action: Any, reply_to: CommandId | None = None) -> None:
+        """A player's ``act`` (the engine decides, in :meth:`Match.act`; it answers ``ok``)."""
         seat = self.seat_of(session)
         if self.host.stopping:
             raise CommandError("unavailable", "the server is shutting down: resume when it is back")
         if self.match is None:
             raise CommandError("not_your_turn", "the game has not started")
-        self.match.act(seat, action)
+        self.match.act(seat, action, reply_to)
 
     def request_rematch(self, session: Session) -> None:
         self.cycle.request_rematch(self.seat_of(session))
@@ -323,12 +323,19 @@ class Table:
     def game_over(self) -> None:
         self.cycle.game_over()
 
-    def restore_game(self, stored: StoredTable, actions: Iterable[tuple[int, Any, bool]]) -> None:
-        """A restore: the stored state, and the stored game dealt again and replayed (nothing is sent)."""
+    def restore_game(
+        self,
+        stored: StoredTable,
+        actions: Iterable[tuple[int, Any, bool]],
+        regenerate_from: int | None = None,
+    ) -> list[Regenerated | None]:
+        """A restore: the stored state, and the stored game dealt again and replayed (nothing is sent);
+        the seated players' messages of the actions from ``regenerate_from`` on (:meth:`Match.replay`)."""
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
         self.owner, self.invite = stored.owner, stored.invite
-        self.cycle.restore(stored, actions)
+        regenerated = self.cycle.restore(stored, actions, regenerate_from)
         self._info_packed = None
+        return regenerated
 
     def restored(self) -> None:
         """The restored table is whole: what is stored is what it is now (nothing to write)."""

@@ -122,6 +122,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 8: the level of the bot playing a seat.
     ("ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT 'basic'",),
+    # 9: exact resumes after a crash: where each action's messages ended in each seated session's
+    # numbering (JSON, see boneyard.server.storage.crashlog), and the numbering's epoch (one per connection).
+    (
+        "ALTER TABLE actions ADD COLUMN ends TEXT",
+        "ALTER TABLE sessions ADD COLUMN epoch INTEGER",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

@@ -20,7 +20,8 @@ later frame) that a crash could make the server forget. Batches complete in orde
 their order on every connection.
 
 If a commit fails (disk full, I/O error), nothing queued after it is ever sent: the journal
-reports the failure once (``on_failure``; the server then stops) and refuses more writes.
+reports the failure once (to ``on_failure``, which logs it: the server then stops; else in a
+"critical" log line) and refuses more writes.
 
 ``inline`` (``db_sync = normal``): there is no fsync to wait for, so the commit runs on the loop
 right after the batch, and the frames waiting for it go out in the same pass (no thread, no GIL
@@ -174,11 +175,12 @@ class Journal:
 
     def _fail(self, error: BaseException) -> None:
         self.failed = error
-        log.critical("the database failed; nothing more is sent or stored: %s", error)
         for done in self._wakers:
             _wake(done)
         if self._on_failure is not None:
-            self._on_failure(error)
+            self._on_failure(error)  # it says so (a server still starting says it in its one-line error)
+        else:
+            log.critical("the database failed; nothing more is sent or stored: %s", error)
 
     def _run(self, batch: list[Statement]) -> None:
         """Begin a transaction and run the batch in it (on the loop: no commit, so no disk wait).

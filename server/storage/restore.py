@@ -8,10 +8,11 @@ then resumes: a bot moves, or a player's timer runs out at the stored wall-clock
 A restart drops every connection, so each restored session is treated as dropped at that moment:
 its seats wait ``grace_seconds`` for the player to resume with the same token. A graceful stop
 stores each session's ``seq`` and message log, so a resume after it replays exactly the messages
-missed, as any resume does. After a crash there is no log (writing every message down would cost
-more than the events themselves): such a resume gets ``welcome{resumed: true, replayed: 0}`` and a
-fresh ``snapshot`` of each table (PROTOCOL.md section 7). Either way the new connection numbers
-its ``seq`` from its ``hello``.
+missed, as any resume does. After a crash there is no stored log (writing every message down would
+cost more than the events themselves): the log is made again from the journal, as far as it can be
+exactly (:mod:`~boneyard.server.storage.crashlog`), and a resume asking for more gets
+``welcome{resumed: true, replayed: 0}`` and a fresh ``snapshot`` of each table (PROTOCOL.md
+section 7). Either way the new connection numbers its ``seq`` from its ``hello``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from boneyard.server.games.registry import GameSpec, game_spec
+from boneyard.server.storage import crashlog
 from boneyard.server.storage.db import StorageError
+from boneyard.server.storage.store import TableLog
 from boneyard.server.storage.stored import StoredSession, StoredTable
 
 log = logging.getLogger("boneyard.storage")
@@ -37,7 +40,9 @@ class RestoredTable(Protocol):
     def seat_player(self, session: Any, seat: int, *, hand_over: bool = False) -> None: ...
     def seat_bot(self, seat: int, level: str | None = None) -> None: ...
     def restore_seat(self, seat: int, *, auto: bool, timeouts: int) -> None: ...
-    def restore_game(self, stored: StoredTable, actions: list[tuple[int, Any, bool]]) -> None: ...
+    def restore_game(
+        self, stored: StoredTable, actions: list[tuple[int, Any, bool]], regenerate_from: int | None = None
+    ) -> list[Any]: ...
     def restored(self) -> None: ...
     def resume_turn(self, seconds_left: float | None) -> None: ...
 
@@ -51,6 +56,8 @@ class RestoreTarget(Protocol):
     def restore_session(self, stored: StoredSession) -> Any: ...
     def continue_ids(self, table_ids: Sequence[str], player_ids: Sequence[str]) -> None: ...
     def session_dropped(self, session: Any) -> None: ...
+    @property
+    def table_log(self) -> TableLog: ...
 
 
 def restore(
@@ -59,15 +66,17 @@ def restore(
     sessions: dict[str, StoredSession],
     now: float,
     grace_seconds: float = 0.0,
+    log_frames: int = 0,
 ) -> int:
     """Put the stored tables and sessions back in ``target`` (``now``: the wall-clock time, which stored
-    deadlines are measured against; a turn left gets at least ``grace_seconds``); the number of tables
-    restored."""
+    deadlines are measured against; a turn left gets at least ``grace_seconds``; ``log_frames``: the
+    sessions' log size, for logs made again after a crash); the number of tables restored."""
     restored: dict[str, Any] = {}
     turns: list[tuple[RestoredTable, float | None]] = []
+    sent: dict[str, list[crashlog.Sent]] = {}
     for stored in tables:
         try:
-            table = _table(target, stored, sessions, restored)
+            table = _table(target, stored, sessions, restored, sent, log_frames)
         except Exception as error:
             raise StorageError(f"table {stored.table_id} does not restore: {error}") from error
         if table.status == "playing":
@@ -78,6 +87,9 @@ def restore(
                 left = max(grace_seconds, stored.deadline - now)
             turns.append((table, left))
     target.continue_ids([t.table_id for t in tables], [sessions[token].player_id for token in restored])
+    for token, session in restored.items():
+        if sessions[token].log is None:
+            _rebuild_log(target, session, sent.get(token, []))
     for session in restored.values():
         target.session_dropped(session)  # seats wait grace_seconds for the player to resume
     for table, left in turns:
@@ -87,8 +99,27 @@ def restore(
     return len(tables)
 
 
+def _rebuild_log(target: RestoreTarget, session: Any, sent: list[crashlog.Sent]) -> None:
+    """After a crash: the session's log as far as the journal makes it again (it goes on in the same
+    numbering); else a new numbering (its seqs from 0 must not pass for the old ones')."""
+    rebuilt = crashlog.rebuilt(sent)
+    if rebuilt is None:
+        session.renumber()
+        target.table_log.session(session)
+        return
+    seq, bodies = rebuilt
+    session.start_log()
+    session.log.extend(bodies)
+    session.seq = seq
+
+
 def _table(
-    target: RestoreTarget, stored: StoredTable, sessions: dict[str, StoredSession], restored: dict[str, Any]
+    target: RestoreTarget,
+    stored: StoredTable,
+    sessions: dict[str, StoredSession],
+    restored: dict[str, Any],
+    sent: dict[str, list[crashlog.Sent]],
+    log_frames: int,
 ) -> RestoredTable:
     spec = game_spec(stored.game)
     options = spec.options_from_dict(stored.options)
@@ -110,6 +141,21 @@ def _table(
         table.seat_player(session, row.seat, hand_over=row.bot)
         table.restore_seat(row.seat, auto=row.auto, timeouts=row.timeouts)
     actions = [(seat, spec.action_from_record(action), auto) for seat, action, auto in stored.actions]
-    table.restore_game(stored, actions)
+    crashed = [
+        (row.seat, known)
+        for row in stored.seats
+        if row.token is not None
+        and (known := sessions.get(row.token)) is not None
+        and known.log is None
+        and known.epoch is not None
+    ]
+    start = crashlog.regenerate_from(len(actions), log_frames) if crashed and log_frames else None
+    regenerated = table.restore_game(stored, actions, start)
+    if start is not None:
+        actors = [seat for seat, _, _ in actions]
+        for seat, known in crashed:
+            assert known.epoch is not None
+            found = crashlog.sent_to(seat, known.epoch, actors, stored.ends, regenerated, start)
+            sent.setdefault(known.token, []).extend(found)
     table.restored()
     return table

@@ -25,7 +25,9 @@ from typing import Any, Protocol
 
 import msgpack
 
+from boneyard.protocol.values import CommandId
 from boneyard.server.records import GameRecord, validated
+from boneyard.server.storage.crashlog import SeatEnds, ends_json
 from boneyard.server.storage.journal import Journal
 from boneyard.server.wire import action_json
 
@@ -48,7 +50,8 @@ _REMOVE_TABLE = (
     "DELETE FROM seats WHERE table_id = ?",
     "DELETE FROM tables WHERE table_id = ?",
 )
-_UPSERT_SESSION = "INSERT OR REPLACE INTO sessions (token, player_id, name) VALUES (?, ?, ?)"
+_SET_ENDS = "UPDATE actions SET ends = ? WHERE table_id = ? AND game = ? AND move = ?"
+_UPSERT_SESSION = "INSERT OR REPLACE INTO sessions (token, player_id, name, epoch) VALUES (?, ?, ?, ?)"
 _DROP_SESSION = "DELETE FROM sessions WHERE token = ?"
 _SET_SESSION_LOG = "UPDATE sessions SET seq = ?, log = ? WHERE token = ?"
 _FORGET_SESSION_LOGS = "UPDATE sessions SET seq = 0, log = NULL WHERE log IS NOT NULL"
@@ -124,6 +127,8 @@ class LoggedSession(Protocol):
     @property
     def seq(self) -> int: ...
     @property
+    def epoch(self) -> int: ...
+    @property
     def log(self) -> deque[bytes] | None: ...
 
 
@@ -138,6 +143,13 @@ class TableLog(Protocol):
 
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
         """An accepted action: move ``move`` (from 0) of game ``game`` at the table."""
+        ...
+
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
+        """Move ``move``'s messages are all queued: by seat, the ``(epoch, seq)`` they end at for the
+        player there (``None``: no player), and the ``ok`` it was answered with (``reply_to``)."""
         ...
 
     def deadline(self, table_id: str, move: int, when: float) -> None:
@@ -169,6 +181,11 @@ class NoLog:
         pass
 
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
+        pass
+
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
         pass
 
     def deadline(self, table_id: str, move: int, when: float) -> None:
@@ -242,11 +259,16 @@ class DurableLog:
             self.journal.write(_DROP_OLD_ACTIONS, (table_id, game))
         self.journal.write(_INSERT_ACTION, (table_id, game, move, seat, text, auto))
 
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
+        self.journal.write(_SET_ENDS, (ends_json(reply_to, ends), table_id, game, move))
+
     def deadline(self, table_id: str, move: int, when: float) -> None:
         self.journal.write(_SET_DEADLINE, (when, move, table_id))
 
     def session(self, session: LoggedSession) -> None:
-        self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name))
+        self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name, session.epoch))
 
     def session_gone(self, token: str) -> None:
         self.journal.write(_DROP_SESSION, (token,))

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
+
+from boneyard.server.storage.crashlog import Ends, parsed_ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,9 @@ class StoredTable:
     seats: list[StoredSeat]
     actions: list[tuple[int, dict[str, Any], bool]]
     """The current game's accepted actions, in order: ``(seat, wire action, auto)``."""
+    ends: list[Ends | None] = field(default_factory=list)
+    """Where each action's messages ended for each seated player (see
+    :mod:`~boneyard.server.storage.crashlog`)."""
     bot_delay_ms: int | None = None
     record_id: str | None = None
     deal_algorithm: str | None = None
@@ -60,7 +65,10 @@ class StoredSession:
     name: str
     seq: int = 0
     log: tuple[bytes, ...] | None = None
-    """The message log as it was at a graceful stop (``None`` after a crash: resumes get snapshots)."""
+    """The message log as it was at a graceful stop (``None`` after a crash: see
+    :mod:`~boneyard.server.storage.crashlog`)."""
+    epoch: int | None = None
+    """The numbering of its last connection's ``seq`` (``None``: stored before epochs)."""
 
 
 def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
@@ -73,11 +81,13 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             StoredSeat(seat, name, bool(bot), bool(auto), token, timeouts, level)
         )
     actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
-    for table_id, seat, action, auto in connection.execute(
-        "SELECT a.table_id, a.seat, a.action, a.auto FROM actions AS a"
+    ends: dict[str, list[Ends | None]] = {}
+    for table_id, seat, action, auto, end in connection.execute(
+        "SELECT a.table_id, a.seat, a.action, a.auto, a.ends FROM actions AS a"
         " JOIN tables AS t ON a.table_id = t.table_id AND a.game = t.games ORDER BY a.table_id, a.move"
     ):
         actions.setdefault(table_id, []).append((seat, json.loads(action), bool(auto)))
+        ends.setdefault(table_id, []).append(parsed_ends(end))
     tables = [
         StoredTable(
             table_id=row[0],
@@ -92,6 +102,7 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             deadline_move=row[9],
             seats=seats.get(row[0], []),
             actions=actions.get(row[0], []),
+            ends=ends.get(row[0], []),
             bot_delay_ms=row[10],
             record_id=row[11],
             deal_algorithm=row[12],
@@ -107,10 +118,10 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
-    rows = connection.execute("SELECT token, player_id, name, seq, log FROM sessions")
+    rows = connection.execute("SELECT token, player_id, name, seq, log, epoch FROM sessions")
     sessions = {
-        token: StoredSession(token, player_id, name, seq, _unpacked(blob))
-        for token, player_id, name, seq, blob in rows
+        token: StoredSession(token, player_id, name, seq, _unpacked(blob), epoch)
+        for token, player_id, name, seq, blob, epoch in rows
     }
     return tables, sessions
 

@@ -88,10 +88,12 @@ REWIND = 4
 async def resume(server: ServerProcess, before: Seated, *, graceful: bool) -> Seated:
     """A new connection resuming the old one's session: the seat comes back.
 
-    After a crash there is no message log: ``replayed`` 0 and a fresh snapshot. After a graceful
-    stop the log was stored: resuming from ``REWIND`` messages back replays exactly those, then
-    what was sent while away (the seat's own ``seat_status`` and ``table_updated``, at the stop
-    and again at the restore, then any bot moves since), and no snapshot.
+    After a graceful stop the log was stored: resuming from ``REWIND`` messages back replays exactly
+    those, then what was sent while away (the seat's own ``seat_status`` and ``table_updated``, at the
+    stop and again at the restore, then any bot moves since), and no snapshot. After a crash the log is
+    made again from the journal: resuming from the last message read replays what was committed but
+    not read, if anything (events and turns), then the restore's ``seat_status`` and ``table_updated``,
+    then any bot moves since (tests/server/test_hardening_crash_resume.py rewinds too).
     """
     old = before.player
     assert old.token is not None
@@ -111,10 +113,13 @@ async def resume(server: ServerProcess, before: Seated, *, graceful: bool) -> Se
         assert {m.type for m in replayed[REWIND + 4 :]} <= {"event", "turn"}
         assert not any(m.type == "snapshot" for m in player.log)
     else:
-        assert welcome.replayed == 0, welcome
-        snapshot = await player.until(lambda m: m.type == "snapshot")
-        assert snapshot.table.table_id == before.table_id and snapshot.view is not None
-        assert snapshot.table.status == "playing"
+        replayed = [await player.next() for _ in range(welcome.replayed)]
+        kinds = [(m.type, getattr(m, "connected", None)) for m in replayed]
+        at = kinds.index(("seat_status", False))
+        assert kinds[at : at + 2] == [("seat_status", False), ("table_updated", None)], replayed
+        # Before: what was committed but not read; after: the bots' moves since the restore.
+        assert {m.type for m in replayed[:at] + replayed[at + 2 :]} <= {"event", "turn"}
+        assert not any(m.type == "snapshot" for m in player.log)
     player.token, player.seat, player.table_id = old.token, 0, before.table_id
     after = Seated(player, before.table_id)
     after.acted, after.rng = before.acted, before.rng

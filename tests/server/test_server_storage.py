@@ -100,8 +100,8 @@ def test_a_database_written_by_an_older_version_is_migrated_and_keeps_its_data(t
     assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert connection.execute("SELECT record_id, finished FROM records").fetchall() == [("r1", 0)]
-    # Later columns come with their defaults: no message log stored (seq 0).
-    assert connection.execute("SELECT * FROM sessions").fetchall() == [("tok", "p3", "ana", 0, None)]
+    # Later columns come with their defaults: no message log stored (seq 0), no numbering's epoch.
+    assert connection.execute("SELECT * FROM sessions").fetchall() == [("tok", "p3", "ana", 0, None, None)]
     opened.close()
     reopened = open_database(db)  # migrating again is a no-op
     reopened.close()

@@ -16,12 +16,14 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from boneyard.protocol import Action, ServerMessage, decode_server_message
+from boneyard.protocol.values import CommandId
 from boneyard.server.games.registry import game_spec
 from boneyard.server.host import ManualClock
 from boneyard.server.records import MemoryRecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat
+from boneyard.server.storage.crashlog import Ends, SeatEnds, ends_json, parsed_ends
 from boneyard.server.storage.store import LoggedSession, LoggedTable
 from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
 from boneyard.server.table import Table
@@ -73,6 +75,7 @@ class MemoryLog:
         self.tables: dict[str, dict[str, Any]] = {}
         self.seats: dict[str, list[StoredSeat]] = {}
         self.actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
+        self.ends: dict[str, list[Ends | None]] = {}
         self.sessions: dict[str, StoredSession] = {}
         self.writes = 0
 
@@ -99,7 +102,7 @@ class MemoryLog:
         ]
 
     def table_removed(self, table_id: str) -> None:
-        for rows in (self.tables, self.seats, self.actions):
+        for rows in (self.tables, self.seats, self.actions, self.ends):
             rows.pop(table_id, None)
 
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
@@ -108,13 +111,20 @@ class MemoryLog:
         stored = self.actions.setdefault(table_id, [])
         assert len(stored) == move
         stored.append((seat, json.loads(json.dumps(wire_action(action))), auto))
+        self.ends.setdefault(table_id, [])[move:] = [None]
+
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
+        self.ends[table_id][move] = parsed_ends(ends_json(reply_to, ends))
 
     def deadline(self, table_id: str, move: int, when: float) -> None:
         self.tables[table_id].update(deadline=when, deadline_move=move)
 
     def session(self, session: LoggedSession) -> None:
         assert session.token is not None
-        self.sessions[session.token] = StoredSession(session.token, session.player_id, session.name)
+        stored = StoredSession(session.token, session.player_id, session.name, epoch=session.epoch)
+        self.sessions[session.token] = stored
 
     def session_gone(self, token: str) -> None:
         self.sessions.pop(token, None)
@@ -132,6 +142,7 @@ class MemoryLog:
                 table_id=table_id,
                 seats=self.seats[table_id],
                 actions=list(self.actions.get(table_id, [])),
+                ends=list(self.ends.get(table_id, [])),
                 **row,
             )
             for table_id, row in self.tables.items()
