@@ -119,6 +119,7 @@ async def main(args: argparse.Namespace) -> None:
         **os.environ,
         "BONEYARD_BOT_DELAY_SECONDS": "0",
         "BONEYARD_COMMANDS_PER_SECOND": "1000",
+        "BONEYARD_HAND_PAUSE_SECONDS": "0",  # its players never say ready: no pause between hands
         **{f"BONEYARD_{name}": value for name, value in caps.items()},  # one client opens every table
     }
     command = [sys.executable, "-m", "boneyard.server.cli", "serve", "--port", "0", "--log-level", "warning"]

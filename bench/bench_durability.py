@@ -47,6 +47,7 @@ def settings(db: Path | None) -> Settings:
         bot_tables_per_session=10_000,
         tables_per_session=10_000,
         bots_only_move_seconds=0,
+        hand_pause_seconds=0,  # its players never say ready: no pause between hands
         commands_per_second=100_000,
         command_burst=100_000,
         gc_freeze_seconds=0,

@@ -1,11 +1,13 @@
 """CPU per ``act`` in the table tier alone: commands decoded and handed to ``Commands``, no sockets.
 
-    python bench/bench_table_tier.py --actions 20000 [--profile]
+    python bench/bench_table_tier.py --actions 20000 [--pause] [--profile]
 
 Three players at a Moon table (target 1000, untimed, rematches as games end) act in turn, each command
 packed with msgpack, decoded by ``boneyard.protocol.codec.decode_hot`` (as the server does) and handed
 over as a connection would; frames are counted, not decoded. Prints the CPU time
 (``time.process_time``) per action and the frames per action; ``--profile``: the top of a cProfile run.
+Without ``--pause`` the table does not pause between hands (``hand_pause_seconds=0``, as before the
+pause existed); with it, it pauses and each player sends ``ready`` (counted in the CPU, not as actions).
 """
 
 from __future__ import annotations
@@ -60,9 +62,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--pause", action="store_true", help="pause between hands; every player says ready")
     args = parser.parse_args()
     settings = Settings(
-        durable=False, commands_per_second=10_000, command_burst=10_000, seed=1, deal_seed_wait_ms=0
+        durable=False,
+        commands_per_second=10_000,
+        command_burst=10_000,
+        seed=1,
+        deal_seed_wait_ms=0,
+        hand_pause_seconds=10 if args.pause else 0,
     )
     lobby = Lobby(settings, Metrics(lambda: []), MemoryRecordStore(100), ManualClock())
     commands = Commands(lobby, msgpack.packb({"type": "hello"}))
@@ -88,6 +96,9 @@ def main() -> None:
                     send(link, {"type": "rematch", "id": 9, "table_id": table_id})
             match = table.match
             assert match is not None
+            if match.pause is not None:
+                for link in links:
+                    send(link, {"type": "ready", "id": 8, "table_id": table_id})
             seat = match.engine.to_move
             assert seat is not None
             wire = wire_action(rng.choice(match.engine.legal_actions(seat)))

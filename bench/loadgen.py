@@ -100,6 +100,7 @@ def start_server(
         # Every simulated player comes from this one host: the per-address and bots-only quotas are lifted.
         extra["BONEYARD_TABLES_PER_ADDRESS"] = extra["BONEYARD_MAX_BOT_TABLES"] = extra["BONEYARD_MAX_TABLES"]
         extra["BONEYARD_DB"] = str(log.with_suffix(".db"))  # a fresh database per run, in a temporary folder
+        extra["BONEYARD_HAND_PAUSE_SECONDS"] = "0"  # the load clients never say ready: no pause between hands
         if pace != "human":
             extra.update(FLAT_ENV)
         extra.update(args.server_env)

@@ -104,6 +104,7 @@ from boneyard.protocol.messages import (
     ClientCommand,
     ServerMessage,
 )
+from boneyard.protocol.pause import FEATURE_HAND_PAUSE, HandPause, PauseInfo, Ready
 from boneyard.protocol.records import (
     RECORD_ADAPTER,
     RECORD_FORMAT,
@@ -138,6 +139,7 @@ __all__ = [
     "ERROR_CODES",
     "FEATURE_BOT_DELAY",
     "FEATURE_BOT_LEVELS",
+    "FEATURE_HAND_PAUSE",
     "FEATURE_PRIVATE_TABLES",
     "PROTOCOL_VERSION",
     "RECORD_ADAPTER",
@@ -174,6 +176,7 @@ __all__ = [
     "GameEvent",
     "GameName",
     "GetRecord",
+    "HandPause",
     "Hello",
     "Identify",
     "Join",
@@ -190,10 +193,12 @@ __all__ = [
     "MoonView",
     "Ok",
     "PassAction",
+    "PauseInfo",
     "Ping",
     "PlayAction",
     "Pong",
     "ProtocolError",
+    "Ready",
     "Record",
     "RecordMessage",
     "RefusalCode",

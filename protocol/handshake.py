@@ -84,6 +84,11 @@ class Limits(WireModel):
     """The server's default pause before a bot moves at a table where a human sits."""
     bots_only_move_ms: Count | None = None
     """The pause before each move at a table of bots only (a table's ``bot_delay_ms`` may only slow it)."""
+    hand_pause_ms: Count | None = None
+    """Feature ``hand_pause``: the server's default pause between hands at a table where a human sits
+    (0: none), for a table created without ``hand_pause_ms``."""
+    max_hand_pause_ms: Positive | None = None
+    """Feature ``hand_pause``: the longest ``create_table.hand_pause_ms`` accepted (60000)."""
 
 
 FEATURE_BOT_DELAY = "bot_delay"
@@ -110,7 +115,8 @@ class Hello(ServerMessageBase):
     ``create_table`` takes ``bot_delay_ms``; ``fair_deals``, the deals are committed to and take the
     players' seeds (section 5, "Fair deals"); ``private_tables``, ``create_table.private``, ``join.invite``
     and ``take_seat.invite`` (error ``not_invited``); ``bot_levels``, ``create_table`` takes
-    ``bot_levels``."""
+    ``bot_levels``; ``hand_pause``, tables pause between hands (``create_table.hand_pause_ms``, ``ready``,
+    ``hand_pause``, ``snapshot.pause``: section 5, "The pause between hands")."""
 
 
 class Resume(WireModel):

@@ -23,6 +23,7 @@ from boneyard.protocol.values import (
     BotLevel,
     ChatText,
     Count,
+    HandPauseMs,
     Id,
     MoonOptions,
     Name,
@@ -81,6 +82,10 @@ class BaseTable(WireModel):
     private: Bool = False
     """Since 1.1 (``private_tables``): seats are taken with the table's invite code only (anyone may
     watch)."""
+    hand_pause_ms: HandPauseMs | None = None
+    """Feature ``hand_pause``: the pause between hands as the creator set it (``create_table``'s
+    ``hand_pause_ms``); ``null``: the server's default (``hello.limits.hand_pause_ms`` where a human
+    sits, none at a table of bots only)."""
 
     @property
     def players(self) -> int:
@@ -210,6 +215,11 @@ class BaseCreateTable(CommandBase):
     lists ``bot_delay``). At this pace a table of bots only, created to be watched (``seat: null``, then
     ``spectate``), can be followed. ``null`` or omitted: the server's default, a short pause where a
     human sits and none at all at a table of bots only."""
+    hand_pause_ms: HandPauseMs | None = None
+    """Feature ``hand_pause``: how long the table pauses between hands, in milliseconds, 0..60000 (0: no
+    pause), so that its players can look at the hand's result; ``ready`` ends it early. ``null`` or
+    omitted: the server's default (``hello.limits.hand_pause_ms``) where a human sits, and none at a table
+    of bots only (set it to give a watched bots-only table its pause)."""
     private: Bool = False
     """Feature ``private_tables``: only those given the invite code (in ``table_created``) may sit; others
     get ``not_invited``. An open table seats anyone; at an open untimed table, a seat held by anyone but

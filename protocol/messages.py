@@ -37,6 +37,7 @@ from boneyard.protocol.lobby import (
     TableUpdated,
     TakeSeat,
 )
+from boneyard.protocol.pause import HandPause, Ready
 from boneyard.protocol.records import GetRecord, RecordMessage
 from boneyard.protocol.views import Snapshot
 
@@ -53,7 +54,8 @@ ClientCommand = Annotated[
     | Act
     | ChatCommand
     | GetRecord
-    | ContributeSeed,
+    | ContributeSeed
+    | Ready,
     Field(discriminator="type"),
 ]
 """Every client-to-server command."""
@@ -78,7 +80,8 @@ ServerMessage = Annotated[
     | RecordMessage
     | DealCommitment
     | SeedContributed
-    | DealRevealed,
+    | DealRevealed
+    | HandPause,
     Field(discriminator="type"),
 ]
 """Every server-to-client message."""
@@ -132,5 +135,6 @@ REPLIES: Mapping[str, str] = {
     "chat": "ok",
     "get_record": "record",
     "contribute_seed": "ok",
+    "ready": "ok",
 }
 """The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""

@@ -186,6 +186,10 @@ MAX_BOT_DELAY_MS = 10_000
 BotDelayMs = Annotated[int, Strict(), Field(ge=0, le=MAX_BOT_DELAY_MS)]
 """Milliseconds a bot waits before each move, 0..10000."""
 
+MAX_HAND_PAUSE_MS = 60_000
+HandPauseMs = Annotated[int, Strict(), Field(ge=0, le=MAX_HAND_PAUSE_MS)]
+"""Milliseconds a table pauses between hands, 0..60000 (0: no pause)."""
+
 
 class MoonOptions(WireModel):
     """Three-Player Moon table options (docs/RULES.md M5, M13)."""

@@ -16,6 +16,7 @@ from pydantic import Field, Strict
 from boneyard.protocol.envelope import ReplyBase
 from boneyard.protocol.game import Action
 from boneyard.protocol.lobby import ChatLine, TableInfo
+from boneyard.protocol.pause import PauseInfo
 from boneyard.protocol.values import (
     Bid,
     Bool,
@@ -160,6 +161,9 @@ class Snapshot(ReplyBase):
     """The game; ``null`` while the table is waiting for players."""
     time_left_ms: Count | None
     """Milliseconds left for the seat to move; ``null``: no timer running."""
+    pause: PauseInfo | None = None
+    """Feature ``hand_pause``: the table is pausing between hands (the ``view`` shows the hand that
+    ended); ``null`` otherwise. (A field added within v1: an older server leaves it out.)"""
     chat: Seq[ChatLine] = ()
     """The table's chat history: its latest lines, oldest first, at most ``CHAT_HISTORY_LINES`` (50),
     so that a late joiner or a spectator sees what was said before they came. Chat is public at the

@@ -198,6 +198,9 @@ class Commands:
     def _rematch(self, link: Link, session: Session, command: Any) -> None:
         self._table(command.table_id).request_rematch(session)
 
+    def _ready(self, link: Link, session: Session, command: Any) -> None:
+        self._table(command.table_id).ready(session)
+
     def _act(self, link: Link, session: Session, command: Any) -> None:
         self._table(command.table_id).act(session, command.action, command.id)
 
@@ -265,6 +268,7 @@ HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
     "chat": Commands._chat,
     "get_record": Commands._get_record,
     "contribute_seed": Commands._contribute_seed,
+    "ready": Commands._ready,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

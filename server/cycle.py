@@ -130,13 +130,32 @@ class GameCycle:
         if stored.seed is not None and stored.status != "waiting":
             players, seeds = len(self.seats), stored.player_seeds
             stored_seeds = GameSeeds.stored(players, stored.seed, stored.deal_algorithm, seeds, stored.dealt)
-            return self._new_match(stored.games, stored_seeds).replay(actions, regenerate_from)
+            match = self._new_match(stored.games, stored_seeds)
+            regenerated = match.replay(actions, regenerate_from)
+            if match.pause is not None:
+                match.pause.ready = set(stored.hand_ready or ())
+            return regenerated
         return []
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: the turn of the seat to move goes on (to its stored deadline)."""
         if self.match is not None and self.status == "playing":
             self.match.resume_turn(seconds_left)
+
+    @property
+    def between_hands(self) -> bool:
+        """The game pauses between hands (no hand is being played)."""
+        return self.status == "playing" and self.match is not None and self.match.pause is not None
+
+    def ready(self, seat: int) -> None:
+        """``ready``: the player of ``seat`` is done looking at the hand's result."""
+        if self.match is not None and self.status == "playing":
+            self.match.ready(seat)
+
+    def pause_changed(self) -> None:
+        """Someone came, went or is played for: a pause between hands may wait for others now."""
+        if self.match is not None and self.status == "playing":
+            self.match.pause_changed()
 
     def restart_turn(self, seat: Seat) -> None:
         """Who plays ``seat`` changed: if it is to move, start its turn afresh."""

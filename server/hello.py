@@ -9,18 +9,20 @@ from __future__ import annotations
 from boneyard.protocol import (
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
+    FEATURE_HAND_PAUSE,
     FEATURE_PRIVATE_TABLES,
     Hello,
     Limits,
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.protocol.values import MAX_HAND_PAUSE_MS
 from boneyard.server.connection import BAD_FRAMES
 from boneyard.server.settings import Settings
 from boneyard.server.wire import body_of
 
 SERVER_NAME = "boneyard/0.1.0"
 
-FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS)
+FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS, FEATURE_HAND_PAUSE)
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 
 
@@ -48,6 +50,8 @@ def hello_body(settings: Settings, max_connections: int) -> bytes:
         tables_per_address=settings.tables_per_address,
         bot_delay_ms=round(settings.bot_delay_seconds * 1000),
         bots_only_move_ms=round(settings.bots_only_move_seconds * 1000),
+        hand_pause_ms=round(settings.hand_pause_seconds * 1000),
+        max_hand_pause_ms=MAX_HAND_PAUSE_MS,
     )
     return body_of(
         Hello(

@@ -230,6 +230,12 @@ class Room(Protocol):
         ...
 
     @property
+    def hand_pause_ms(self) -> int | None:
+        """The creator's pause between hands; ``None``: the server's ``hand_pause_seconds`` where a human
+        sits, none at a table of bots only."""
+        ...
+
+    @property
     def roster(self) -> Roster: ...
 
     def changed(self) -> None:

@@ -160,6 +160,7 @@ class Lobby:
             command.bots,
             bot_levels=command.bot_levels,
             bot_delay_ms=command.bot_delay_ms,
+            hand_pause_ms=command.hand_pause_ms,
             owner=session.player_id,
             invite=invite,
         )
@@ -196,6 +197,7 @@ class Lobby:
         owner: str | None = None,
         invite: str | None = None,
         bot_levels: Sequence[str] = (),
+        hand_pause_ms: int | None = None,
     ) -> Table:
         """A new table in the lobby, written down; ``table_id``: a restored table, already stored (it is
         noted once it is whole, by :meth:`Table.restored`)."""
@@ -203,6 +205,7 @@ class Lobby:
         table_id = table_id or f"t{next(self._table_ids)}-{self._run}"
         table = Table(self, table_id, spec, options, turn_seconds, bots, bot_levels)
         table.bot_delay_ms, table.owner, table.invite = bot_delay_ms, owner, invite
+        table.hand_pause_ms = hand_pause_ms
         self.tables[table.table_id] = table
         if not restoring:
             self.table_log.table(table)

@@ -28,6 +28,7 @@ from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Room, TableHost
 from boneyard.server.logs import ids
+from boneyard.server.pause import HandBreak, HandPause
 from boneyard.server.records import validated
 from boneyard.server.seats import Seat
 from boneyard.server.session import Recipient, Session
@@ -48,6 +49,7 @@ class Match:
     __slots__ = (
         "_events",
         "_turn_head",
+        "breaks",
         "engine",
         "host",
         "moves",
@@ -80,7 +82,9 @@ class Match:
         self._events = EventEncoder(spec.name, room.table_id)
         self._turn_head = turn_head(room.table_id)
         self.turns = TurnTimer(host, room, self)
-        """The game's one timer: turn time, bots' moves, the wait for seeds."""
+        """The game's one timer: turn time, bots' moves, the wait for seeds, the pause between hands."""
+        self.breaks = HandBreak(host, room, self)
+        """The pause between hands."""
 
     # -- what the table asks of its game ------------------------------------------------------------
 
@@ -115,21 +119,23 @@ class Match:
         engine = self._deal()
         seated = [seat.index for seat in self.seats if seat.session is not None]
         for k, (seat, action, auto) in enumerate(actions):
+            if engine.between_hands:
+                engine.deal_next()  # the pause after that hand had ended
             events = engine.apply(seat, action, auto=auto)
             self.moves += 1
             if regenerate_from is not None and k >= regenerate_from:
                 regenerated.append(self._regenerated(events, auto, seated))
+        if engine.between_hands and not engine.is_over:
+            self.breaks.restored(engine.hand_number)  # mid-pause: armed again by resume_turn
         return regenerated
 
     def _regenerated(self, events: list[Event], auto: bool, seated: list[int]) -> Regenerated | None:
         """What each seated viewer was sent for one action (its events, then the next turn), or ``None``
         where the live path sent more than the action's own messages: the game's end (its record,
-        ``deal_revealed``, ``table_updated``) or a hand-over ending (``table_updated``)."""
+        ``deal_revealed``, ``table_updated``), a hand's end (a pause between hands, or the next deal,
+        with a hand-over's ``table_updated``)."""
         engine = self._dealt()
-        hand_over_ends = any(seat.handing_over for seat in self.seats) and any(
-            e.type == "hand_started" for e in events
-        )
-        if engine.is_over or hand_over_ends:
+        if engine.is_over or engine.between_hands:
             return None
         inboxes = {viewer: _Inbox() for viewer in seated}
         listeners = [(inbox, viewer) for viewer, inbox in inboxes.items()]
@@ -140,8 +146,11 @@ class Match:
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
-        deadline: ``seconds_left``; ``None``, a whole turn), or wait for seeds again before the deal."""
-        if self.engine is not None and self.engine.to_move is not None:
+        deadline: ``seconds_left``; ``None``, a whole turn), or wait for seeds again before the deal; a
+        pause between hands goes on to its stored end (``None``: a whole pause)."""
+        if self.pause is not None:
+            self.breaks.resume(seconds_left)
+        elif self.engine is not None and self.engine.to_move is not None:
             self.turns.schedule(self.seats[self.engine.to_move], seconds_left)
         elif self.engine is None and not self.seeds.dealt:
             self.await_seeds()
@@ -192,7 +201,7 @@ class Match:
     def _deal(self) -> Engine:
         """The game's first deal, from its seeds: no seed is taken after it."""
         self.seeds.dealt = True
-        self.engine = self.spec.new_game(self.options, self.seeds.dealer())
+        self.engine = self.spec.new_game(self.options, self.seeds.dealer(), hold_deals=True)
         return self.engine
 
     def first_deal(self) -> None:
@@ -293,13 +302,47 @@ class Match:
         self._fan_out(events, record_id, auto)
         if engine.is_over and self.seeds.fair:
             self._broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))
-        if any(e.type == "hand_started" for e in events):
+        if engine.between_hands or any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:
             self.turns.cancel()
             self.room.game_over()
+        elif engine.between_hands:
+            self._between_hands()
         else:
             self._next_turn()
+
+    # -- the pause between hands (:class:`~boneyard.server.pause.HandBreak`) -------------------------
+
+    @property
+    def pause(self) -> HandPause | None:
+        """The pause between hands, while the engine rests after a hand (``None``: no pause)."""
+        return self.breaks.pause
+
+    def _between_hands(self) -> None:
+        """A hand ended and the engine holds the next deal: pause, or deal at once (no pause asked, or
+        nobody to wait for)."""
+        if not self.breaks.start(self._dealt().hand_number):
+            self.deal_next()
+
+    def deal_next(self) -> None:
+        """The pause is over (or there is none): deal the held hand, tell everyone, first turn."""
+        self.turns.cancel()
+        had_pause = self.breaks.end()
+        events = self._dealt().deal_next()
+        if had_pause:
+            self.room.stored()  # no pause any more
+        self._fan_out(events)
+        self._next_turn()
+
+    def ready(self, seat: int) -> None:
+        self.breaks.ready(seat)
+
+    def pause_changed(self) -> None:
+        self.breaks.changed()
+
+    def pause_info(self) -> dict[str, object] | None:
+        return self.breaks.info()
 
     def _finish_hand_overs(self) -> None:
         """A hand ended: the bots playing on for players who took their seats hand them over."""

@@ -107,9 +107,12 @@ class Seating:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         if not holder.bot:
             raise CommandError("not_a_bot", f"no bot holds seat {seat}")
-        self.table.seat_player(session, seat, hand_over=self.cycle.status == "playing")
+        # Between hands there is no hand for the bot to finish: the seat is the player's at once.
+        mid_hand = self.cycle.status == "playing" and not self.cycle.between_hands
+        self.table.seat_player(session, seat, hand_over=mid_hand)
         self._seated(session, seat, reply_to)
         self.table.changed()
+        self.cycle.pause_changed()
 
     def _seated(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
         self.host.at_table(session)
@@ -173,5 +176,6 @@ class Seating:
             self.host.remove_table(self.table)  # the last human left: the game is abandoned
         elif playing:
             self.cycle.restart_turn(self.table.seats[seat])
+            self.cycle.pause_changed()
         elif not self.table.removed_if_empty():
             self.cycle.check_rematch()

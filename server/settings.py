@@ -130,6 +130,11 @@ class Settings(BaseSettings):
     """Pause before a bot acts at a table with humans, so people can follow (bots-only tables:
     ``bots_only_move_seconds``). A table's creator may set its own pace instead (``create_table``'s
     ``bot_delay_ms``); a bots-only table never moves faster than ``bots_only_move_seconds``."""
+    hand_pause_seconds: float = Field(default=10.0, ge=0, le=60)
+    """The pause between hands at a table where a human sits, so that the players can look at the hand's
+    result: no hand is dealt and no clock runs until every seated human has sent ``ready`` or the pause is
+    over. A table's creator may set its own (``create_table``'s ``hand_pause_ms``); a table of bots only
+    pauses only when its creator asks. 0: no pause."""
     away_bot_level: Literal["basic", "good", "strong"] = "good"
     """The bot that plays for a player who timed out or is away (``auto``); bot seats have their own level."""
     bot_workers: int = Field(default=1, ge=0, le=64)

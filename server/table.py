@@ -22,7 +22,7 @@ from typing import Any
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import Snapshot, TableInfo
+from boneyard.protocol import PauseInfo, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
@@ -50,6 +50,7 @@ class Table:
         "bot_delay_ms",
         "chat_log",
         "cycle",
+        "hand_pause_ms",
         "host",
         "invite",
         "options",
@@ -90,6 +91,9 @@ class Table:
         self.bot_delay_ms: int | None = None
         """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
         pause at all while only bots sit at the table."""
+        self.hand_pause_ms: int | None = None
+        """The creator's pause between hands; ``None``: the server's ``hand_pause_seconds`` where a human
+        sits, none at a table of bots only."""
         self.record_id: str | None = None
         """The record id of the last game finished here (public, in the table's description)."""
         self.chat_log = TableChat(host, table_id)
@@ -154,6 +158,12 @@ class Table:
     def time_left_ms(self) -> int | None:
         return self.match.time_left_ms() if self.match is not None else None
 
+    @property
+    def hand_ready(self) -> list[int] | None:
+        """The seats ready in a pause between hands, as stored; ``None``: no pause."""
+        pause = self.match.pause if self.match is not None else None
+        return None if pause is None else sorted(pause.ready)
+
     def info(self) -> Any:
         """The table's ``TableInfo`` model, validated."""
         return _TABLE_INFO.validate_python(
@@ -169,6 +179,7 @@ class Table:
                 "private": self.invite is not None,
                 "bot_delay_ms": self.bot_delay_ms,
                 "record_id": self.record_id,
+                "hand_pause_ms": self.hand_pause_ms,
             }
         )
 
@@ -182,6 +193,7 @@ class Table:
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:
         """A ``snapshot`` of this table as ``viewer`` (a seat, or ``None``) may see it."""
         match = self.match
+        pause = match.pause_info() if match is not None else None
         snapshot = Snapshot(
             type="snapshot",
             seq=1,
@@ -189,6 +201,7 @@ class Table:
             table=self.info(),
             view=match.view_model(viewer) if match is not None else None,
             time_left_ms=self.time_left_ms(),
+            pause=None if pause is None else PauseInfo.model_validate(pause),
             chat=tuple(self.chat_log.lines),
         )
         return body_of(snapshot)
@@ -235,6 +248,7 @@ class Table:
             )
         )
         self.changed()
+        self.cycle.pause_changed()  # a pause between hands may wait for others now
 
     # -- seating (live and restored alike) -----------------------------------------------------------
 
@@ -304,6 +318,10 @@ class Table:
             raise CommandError("not_your_turn", "the game has not started")
         self.match.act(seat, action, reply_to)
 
+    def ready(self, session: Session) -> None:
+        """``ready``: a seated player is done looking at the hand's result."""
+        self.cycle.ready(self.seat_of(session))
+
     def request_rematch(self, session: Session) -> None:
         self.cycle.request_rematch(self.seat_of(session))
 
@@ -332,6 +350,7 @@ class Table:
         """A restore: the stored state, and the stored game dealt again and replayed (nothing is sent);
         the seated players' messages of the actions from ``regenerate_from`` on (:meth:`Match.replay`)."""
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
+        self.hand_pause_ms = stored.hand_pause_ms
         self.owner, self.invite = stored.owner, stored.invite
         regenerated = self.cycle.restore(stored, actions, regenerate_from)
         self._info_packed = None

@@ -26,6 +26,7 @@ TABLE_TIER = (
     "host",
     "botmoves",
     "turns",
+    "pause",
     "match",
     "cycle",
     "seating",

@@ -76,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--no-bell", action="store_true", help="no bell on your turn or when time runs low")
         p.add_argument(
             "--pause", type=_pause, default=4.0, metavar="SECONDS",
-            help="how long a hand's result stays up between hands (0: not shown; a key goes on)",
+            help="how long a hand's result stays up where the server does not pause between hands (0: not"
+            " shown, and ready at once); where it does, the server's countdown shows and Space says ready",
         )  # fmt: skip
 
     connect = sub.add_parser("connect", help="the lobby of a server: create, join, watch tables")

@@ -58,6 +58,7 @@ from boneyard.protocol.lobby import (
     TakeSeat,
 )
 from boneyard.protocol.messages import COMMAND_MODELS, REPLIES
+from boneyard.protocol.pause import HandPause, Ready
 from boneyard.protocol.records import GetRecord, RecordMessage
 from boneyard.protocol.spec.examples import ALL_EXAMPLES, Example
 from boneyard.protocol.spec.schemas import JsonObj, json_schema
@@ -89,6 +90,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
         ),
     ),
     ("Playing", (Snapshot, Turn, Act, MoonEventMessage, StraightEventMessage)),
+    ("The pause between hands", (HandPause, Ready)),
     ("Fair deals", (DealCommitment, ContributeSeed, SeedContributed, DealRevealed)),
     ("Records", (GetRecord, RecordMessage)),
 )

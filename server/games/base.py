@@ -101,11 +101,16 @@ class Engine(Protocol):
     def players(self) -> int: ...
     @property
     def to_move(self) -> int | None:
-        """The seat whose turn it is, or ``None`` once the game is over."""
+        """The seat whose turn it is, or ``None`` once the game is over (or between hands)."""
         ...
 
     @property
     def is_over(self) -> bool: ...
+    @property
+    def hand_number(self) -> int:
+        """The hand being played (or, between hands, the one that ended), from 0."""
+        ...
+
     @property
     def winner(self) -> int | None:
         """The winning seat (team with partnerships: 0 = seats 0+2, 1 = seats 1+3)."""
@@ -114,6 +119,16 @@ class Engine(Protocol):
     @property
     def scores(self) -> tuple[int, ...]:
         """Cumulative scores, per seat (per team with partnerships)."""
+        ...
+
+    @property
+    def between_hands(self) -> bool:
+        """A hand is over and the next is held back (an engine made with ``hold_deals``: the server's
+        pause between hands); ``to_move`` is ``None`` meanwhile."""
+        ...
+
+    def deal_next(self) -> list[Event]:
+        """Deal the hand held back: its ``hand_started`` and ``hand_dealt`` events (ValueError if none is)."""
         ...
 
     def opening_events(self) -> list[Event]:

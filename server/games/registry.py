@@ -36,7 +36,8 @@ BotFn = Callable[[Any, random.Random], Any]
 class GameSpec:
     name: str
     options_type: type[Any]
-    engine_type: Callable[[Any, Dealer], Engine]
+    engine_type: Callable[..., Engine]
+    """``engine_type(options, dealer, *, hold_deals=False)``."""
     action_from_record: Callable[[Mapping[str, Any]], Any]
     bot: BotFn
     """The basic bot: ``bot(view, rng) -> action``, seeing only what its seat may see."""
@@ -66,8 +67,10 @@ class GameSpec:
     def players_of(self, options: Any) -> int:
         return int(getattr(options, "players", 3))
 
-    def new_game(self, options: Any, dealer: Dealer) -> Engine:
-        return self.engine_type(options, dealer)
+    def new_game(self, options: Any, dealer: Dealer, *, hold_deals: bool = False) -> Engine:
+        """A new game (``hold_deals``: it rests after each hand until ``deal_next``; the deals, the
+        events and the record are the same, only later)."""
+        return self.engine_type(options, dealer, hold_deals=hold_deals)
 
 
 GAMES: dict[str, GameSpec] = {

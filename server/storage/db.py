@@ -128,6 +128,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE actions ADD COLUMN ends TEXT",
         "ALTER TABLE sessions ADD COLUMN epoch INTEGER",
     ),
+    # 10: a table's pause between hands as its creator set it (NULL: the server's setting), and while it
+    # pauses, the seats ready (JSON; NULL: no pause). The pause's end is stored as the turn's deadline.
+    (
+        "ALTER TABLE tables ADD COLUMN hand_pause_ms INTEGER",
+        "ALTER TABLE tables ADD COLUMN hand_ready TEXT",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

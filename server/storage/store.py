@@ -32,12 +32,13 @@ from boneyard.server.storage.journal import Journal
 from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
-        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms,
+        hand_ready)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
         deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
-        dealt = excluded.dealt"""
+        dealt = excluded.dealt, hand_ready = excluded.hand_ready"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts, level)"
     " VALUES (?,?,?,?,?,?,?,?)"
@@ -113,6 +114,12 @@ class LoggedTable(Protocol):
     def owner(self) -> str | None: ...
     @property
     def invite(self) -> str | None: ...
+    @property
+    def hand_pause_ms(self) -> int | None: ...
+    @property
+    def hand_ready(self) -> list[int] | None:
+        """The seats ready in a pause between hands; ``None``: no pause."""
+        ...
 
 
 class LoggedSession(Protocol):
@@ -233,6 +240,8 @@ class DurableLog:
             *table.deal_columns(),
             table.owner,
             table.invite,
+            table.hand_pause_ms,
+            None if (ready := table.hand_ready) is None else json.dumps(ready),
         )
         seats = tuple(
             (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats

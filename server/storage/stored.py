@@ -56,6 +56,9 @@ class StoredTable:
     dealt: bool = True
     owner: str | None = None
     invite: str | None = None
+    hand_pause_ms: int | None = None
+    hand_ready: list[int] | None = None
+    """The seats ready in the pause between hands the game was in (``None``: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,11 +113,13 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             dealt=bool(row[14]),
             owner=row[15],
             invite=row[16],
+            hand_pause_ms=row[17],
+            hand_ready=None if row[18] is None else json.loads(row[18]),
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
-            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite"
-            " FROM tables"
+            " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite,"
+            " hand_pause_ms, hand_ready FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

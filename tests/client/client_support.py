@@ -83,6 +83,7 @@ async def server() -> AsyncIterator[Any]:
         # Long enough that a client's seed arrives in time on a loaded machine (a game deals as soon as
         # every seated human has sent one, so a contributing client never waits for it).
         "deal_seed_wait_ms": 3000,
+        "hand_pause_seconds": 0,  # the pause between hands is tested where a test asks for it
     }
     async with BoneyardServer(Settings(**settings)) as running:
         yield running

@@ -108,10 +108,15 @@ def test_parse_moves() -> None:
     assert parse_move("6-6", plays, hand=hand) == plays[1]
     assert parse_move("1", plays, hand=hand) == plays[1]
     assert parse_move("3", plays, hand=hand) == plays[0]
-    with pytest.raises(InputError, match=r"\[5\|3\] \(number 2\) cannot be played now"):
-        parse_move("2", plays, hand=hand)
-    with pytest.raises(InputError, match="not a legal move"):
-        parse_move("5-3", plays)
+    # A held tile that is not legal is sent all the same: the engine's refusal says why.
+    held = PlayAction(type="play", tile=(5, 3))
+    assert parse_move("2", plays, hand=hand) == held
+    assert parse_move("5-3", plays, hand=hand) == held
+    assert parse_move("35 up", plays, hand=hand) == PlayAction(type="play", tile=(5, 3), end="up")
+    with pytest.raises(InputError, match=r"you do not hold \[4\|4\]"):
+        parse_move("44", plays, hand=hand)
+    with pytest.raises(InputError, match=r"\[4\|4\] is not a legal move now"):
+        parse_move("4-4", plays)  # no hand known (e.g. a test): the generic refusal
     with pytest.raises(InputError, match="not your turn"):
         parse_move("1", [])
     straight = [PlayAction(type="play", tile=(5, 3), end=e) for e in ("left", "up")]

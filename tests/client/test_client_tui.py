@@ -175,7 +175,8 @@ TABLE_MISTAKES = [
     ("9-9", "unknown command '9-9'"),
     ("12 sideways", "after a tile, name an end"),
     ("77", "there are choices 1 to"),
-    ("42", "[4|2] is not a legal move now"),
+    ("{held}", "the bidding is not over: bid "),  # a held tile, sent: the engine says why not
+    ("{not_held}", "you do not hold [{not_held[0]}|{not_held[1]}]"),
     ("join {table} 1", "you already hold a seat at this table (already_seated)"),  # the server's, in words
 ]
 
@@ -213,8 +214,13 @@ async def test_every_bad_input_is_one_line_and_the_app_goes_on(seeded: Any) -> N
         created = app.client.mirror.lobby[app.controller.current]
         assert [seat.level for seat in created.seats] == [None, "good", "good"], created.seats
         await until(pilot, lambda: my_turn(app), what="our turn")
+        hand = app.controller.mirror.view.hand
+        held = "".join(map(str, max(hand)))  # never [0|0]: "00" would be a choice number
+        not_held = next(f"{a}{b}" for a in range(7) for b in range(a + 1) if (a, b) not in hand)
         for text, said in TABLE_MISTAKES:
-            text = text.format(table=app.controller.current)
+            text, said = (
+                t.format(table=app.controller.current, held=held, not_held=not_held) for t in (text, said)
+            )
             await type_text(pilot, text)
             await until(pilot, lambda s=said: s in app.status_text, what=text)
             assert app.is_running and isinstance(app.screen, TableScreen), text

@@ -182,3 +182,25 @@ async def test_the_lobby_updates_live_and_takes_commands(url: str, tmp_path: Any
         assert expected in text, expected
     saved = list(tmp_path.glob("*.json"))
     assert len(saved) == 1 and json.loads(saved[0].read_text())["format"] == "boneyard-record/1"
+
+
+async def test_line_mode_says_ready_at_once_between_hands(url: str) -> None:
+    """A table that pauses a minute between hands: line mode (here with --auto) says ``ready`` as the
+    pause starts, so the game goes on at once (a minute per hand would not end in the test's time)."""
+    out = io.StringIO()
+    with create_app_session(output=PlainTextOutput(out)):
+        client = await _client(url)
+        ui = LineUI(client, colour=False, auto=True, exit_on_game_over=True)
+
+        async def startup(ui: LineUI) -> None:
+            # Moon to 10: two hands at least unless one is a made 21 (a Straight game may end in its first).
+            created = await ui.client.create_table(
+                "moon", options={"target": 10}, bots=[1, 2], turn_seconds=60, hand_pause_ms=60_000
+            )
+            ui.current = created.table.table_id
+
+        code = await asyncio.wait_for(ui.run(startup), 30)
+    assert code == 0
+    text = out.getvalue()
+    assert "next hand in 60 s, or once " in text  # the pause was announced, waiting for us
+    assert text.count("Game over:") == 1

@@ -40,6 +40,7 @@ async def running_server(**overrides: Any) -> AsyncIterator[BoneyardServer]:
         "tables_per_address": 10_000,
         "max_bot_tables": 10_000,
         "deal_seed_wait_ms": 0,  # the fair-deal tests ask for a wait explicitly
+        "hand_pause_seconds": 0,  # the pause tests ask for one explicitly
         **overrides,
     }
     async with BoneyardServer(Settings(**options)) as server:

@@ -35,7 +35,9 @@ ACTION: TypeAdapter[Any] = TypeAdapter(Action)
 def settings(**overrides: Any) -> Settings:
     """In memory, dealt from a fixed seed (every run of a test plays the same game), without waiting for
     players' seeds unless a test asks to."""
-    return Settings(**{"durable": False, "seed": 12, "deal_seed_wait_ms": 0, **overrides})
+    return Settings(
+        **{"durable": False, "seed": 12, "deal_seed_wait_ms": 0, "hand_pause_seconds": 0, **overrides}
+    )
 
 
 class Player:
@@ -97,6 +99,7 @@ class MemoryLog:
         )
         row["deal_algorithm"], row["player_seeds"], row["dealt"] = table.deal_columns()
         row["owner"], row["invite"] = table.owner, table.invite
+        row["hand_pause_ms"], row["hand_ready"] = table.hand_pause_ms, table.hand_ready
         self.seats[table.table_id] = [
             StoredSeat(s.index, s.name, s.bot, s.auto, s.token, s.timeouts) for s in table.seats
         ]

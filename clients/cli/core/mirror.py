@@ -29,9 +29,11 @@ from boneyard.protocol import (
     ChatMessage,
     DealCommitment,
     DealRevealed,
+    HandPause,
     LobbyChanged,
     MoonEventMessage,
     MoonView,
+    PauseInfo,
     Seated,
     SeatStatus,
     SeedContributed,
@@ -92,6 +94,19 @@ class TableMirror:
     """What was said here: the snapshot's history (the last 50 lines), then each ``chat`` message."""
     deals: DealWitness | None = None
     """The current (or last) game's fair-deal check: ``deals.verdict`` once the seeds are revealed."""
+    pause: PauseInfo | None = None
+    """The table's pause between hands (``hand_pause``, ``snapshot.pause``), until the next hand starts."""
+    pause_until: float | None = None
+    """When that pause ends at the latest, on the mirror's clock."""
+
+    def pause_left(self, clock: Clock = time.monotonic) -> float | None:
+        """Seconds until the next hand at the latest, while the table pauses; ``None`` otherwise."""
+        return None if self.pause_until is None else max(0.0, self.pause_until - clock())
+
+    @property
+    def ready_awaited(self) -> bool:
+        """The table pauses between hands and waits for our ``ready``."""
+        return self.pause is not None and self.seat is not None and self.seat in self.pause.waiting
 
     @property
     def my_turn(self) -> bool:
@@ -166,6 +181,7 @@ class Mirror:
                 if message.chat or not mirror.chat:
                     mirror.chat = list(message.chat)  # the table's own history replaces ours
                 self._set_deadline(mirror, message.time_left_ms)
+                self._set_pause(mirror, message.pause)
                 if mirror.deals is not None:
                     mirror.deals.resync(message.view.hand_number if message.view is not None else None)
             case Turn():
@@ -192,6 +208,8 @@ class Mirror:
                 if mirror.deals is None:  # joined after the commitment: the check will say so
                     mirror.deals = DealWitness(mirror.seat, None)
                 mirror.deals.apply(message)
+            case HandPause():
+                self._set_pause(self.table(message.table_id), message.pause)
             case SeatStatus():
                 self._seat_status(message)
             case ChatMessage():
@@ -217,6 +235,10 @@ class Mirror:
     def _set_deadline(self, mirror: TableMirror, time_left_ms: int | None) -> None:
         mirror.deadline = None if time_left_ms is None else self.clock() + time_left_ms / 1000
 
+    def _set_pause(self, mirror: TableMirror, pause: PauseInfo | None) -> None:
+        mirror.pause = pause
+        mirror.pause_until = None if pause is None else self.clock() + pause.time_left_ms / 1000
+
     # --- game events ---------------------------------------------------------------------
 
     def _event(self, mirror: TableMirror, event: Any) -> None:
@@ -224,6 +246,8 @@ class Mirror:
             mirror.game_over = event
         if isinstance(event, HandStarted) and event.hand == 0:
             mirror.hands, mirror.game_over = [], None  # a new game (e.g. a rematch)
+        if isinstance(event, HandStarted | GameOver):
+            self._set_pause(mirror, None)  # the pause (if any) is over
         if isinstance(event, HandStarted):
             mirror.hand_result, mirror.last_trick, mirror.last_trick_winner = None, (), None
         if isinstance(event, MoonHandScored | StraightHandScored):
@@ -320,7 +344,7 @@ def _moon(view: MoonView, event: Any) -> dict[str, Any]:
             bids[seat] = "pass"
             return {"bids": tuple(bids)}
         case HandThrownIn():
-            return {"phase": "thrown_in"}
+            return {"phase": "thrown_in", "to_move": None}  # nobody moves until the next deal
         case WidowTaken(seat=seat, tile=tile):
             hand = (*view.hand, tile) if tile is not None and seat == view.viewer else view.hand
             return {"phase": "discarding", "hand": hand, "tile_counts": _bump(view.tile_counts, seat, 1)}
@@ -345,7 +369,7 @@ def _moon(view: MoonView, event: Any) -> dict[str, Any]:
             played = (*view.played, view.trick)
             return {"played": played, "trick": (), "leader": seat, "tricks": tuple(tricks)}
         case MoonHandScored(tricks=tricks, scores=scores):
-            return {"phase": "scored", "tricks": tuple(tricks), "scores": tuple(scores)}
+            return {"phase": "scored", "tricks": tuple(tricks), "scores": tuple(scores), "to_move": None}
         case GameOver(winner=winner, scores=scores):
             return {"phase": "over", "winner": winner, "scores": tuple(scores), "to_move": None}
     return {}
@@ -377,7 +401,7 @@ def _straight(view: StraightView, event: Any) -> dict[str, Any]:
                 "tile_counts": _bump(view.tile_counts, seat, 1),
             }
         case StraightHandScored(scores=scores):
-            return {"scores": tuple(scores)}
+            return {"scores": tuple(scores), "to_move": None}  # nobody moves until the next deal
         case GameOver(winner=winner, scores=scores):
             return {"is_over": True, "winner": winner, "scores": tuple(scores), "to_move": None}
     return {}

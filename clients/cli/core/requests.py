@@ -24,6 +24,7 @@ from boneyard.protocol import (
     Ok,
     Ping,
     Pong,
+    Ready,
     RecordMessage,
     Rematch,
     Seated,
@@ -63,11 +64,13 @@ class Commands:
         seat: int | None = 0,
         bot_delay_ms: int | None = None,
         bot_levels: Sequence[str] = (),
+        hand_pause_ms: int | None = None,
     ) -> TableCreated:
         """Create a table (and sit at ``seat`` unless it is ``None``); the reply is ``table_created``.
 
         ``bot_delay_ms`` paces the table's bots (a server whose ``hello.features`` lists ``bot_delay``);
-        ``bot_levels``: one per bot (feature ``bot_levels``; left out when empty, for older servers).
+        ``bot_levels``: one per bot (feature ``bot_levels``; left out when empty, for older servers);
+        ``hand_pause_ms``: the table's pause between hands (feature ``hand_pause``; ``None``: the server's).
         """
         command: dict[str, Any] = {
             "type": "create_table",
@@ -81,6 +84,8 @@ class Commands:
             command["bot_delay_ms"] = bot_delay_ms
         if bot_levels:
             command["bot_levels"] = list(bot_levels)
+        if hand_pause_ms is not None:
+            command["hand_pause_ms"] = hand_pause_ms
         reply: TableCreated = await self.request(command)
         return reply
 
@@ -104,6 +109,10 @@ class Commands:
 
     async def rematch(self, table_id: str) -> None:
         await self.request(Rematch(type="rematch", table_id=table_id))
+
+    async def ready(self, table_id: str) -> None:
+        """Done looking at the hand's result: the table's pause between hands need not wait for us."""
+        await self.request(Ready(type="ready", table_id=table_id))
 
     async def act(self, table_id: str, action: BaseModel | dict[str, Any]) -> Ok:
         """Take an action; returns once the server has applied it (its events are mirrored by then)."""

@@ -20,6 +20,7 @@ import contextlib
 import random
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -41,7 +42,7 @@ from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.controller import Controller, LineKind, one_line
 from boneyard.protocol import DealRevealed
-from boneyard.protocol.game import MoonHandScored, StraightHandScored
+from boneyard.protocol.game import HandStarted, MoonHandScored, StraightHandScored
 
 Startup = Callable[["BoneyardApp"], Awaitable[None]]
 
@@ -98,7 +99,8 @@ class BoneyardApp(App[int]):
     ) -> None:
         super().__init__()
         self.client = client
-        self.controller = Controller(client, self, auto=auto, rng=rng)
+        # --pause 0: no window between hands, so nothing to look at: ready at once (and with --auto).
+        self.controller = Controller(client, self, auto=auto, rng=rng, ready_at_once=pause <= 0)
         self.startup = startup
         self.bell_on = bell
         self.pause = pause
@@ -185,6 +187,12 @@ class BoneyardApp(App[int]):
             return
         if isinstance(item, DealRevealed) and isinstance(self.screen, GameOverScreen):
             self.screen.update_verdict()
+        if (
+            isinstance(event, HandStarted)
+            and isinstance(self.screen, HandResultScreen)
+            and self.screen.paused
+        ):
+            self.pop_screen()  # the server's pause is over
         if isinstance(event, MoonHandScored | StraightHandScored) and self.pause > 0:
             # Shown after this batch of messages, unless the game ends with the hand.
             self.set_timer(0.05, lambda: self._hand_result(mirror.table_id, len(mirror.hands)))
@@ -201,7 +209,10 @@ class BoneyardApp(App[int]):
         if mirror is None or mirror.game_over is not None or len(mirror.hands) != hands:
             return
         if isinstance(self.screen, TableScreen):
-            self.push_screen(HandResultScreen(mirror, self.pause))
+            self.push_screen(HandResultScreen(mirror, self.pause, partial(self.say_ready, table_id)))
+
+    async def say_ready(self, table_id: str) -> None:
+        await self.controller.guard(self.client.ready(table_id))
 
     def _game_over(self, table_id: str) -> None:
         mirror = self.client.mirror.tables.get(table_id)
@@ -241,6 +252,8 @@ class BoneyardApp(App[int]):
                 self.pop_screen()
 
     def _tick(self) -> None:
+        if self._stopping or not self.screen_stack:
+            return  # the app is closing: its screens may be gone already
         mirror = self.controller.mirror
         if isinstance(self.screen, TableScreen):
             self.screen.tick()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Protocol, cast
 
 from rich.text import Text
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
@@ -45,11 +47,13 @@ class PlayScreen(Screen[None]):
 
     def write(self, line: Text) -> None:
         if self.ready:
-            self.query_one("#log", RichLog).write(line)
+            with contextlib.suppress(NoMatches):  # the app is closing: the regions are gone already
+                self.query_one("#log", RichLog).write(line)
 
     def status(self, text: Text | str) -> None:
         if self.ready:
-            self.query_one("#status", Static).update(text)
+            with contextlib.suppress(NoMatches):  # the app is closing: the regions are gone already
+                self.query_one("#status", Static).update(text)
 
     def redraw(self) -> None:
         """Draw everything again from the mirror."""

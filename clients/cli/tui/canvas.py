@@ -26,6 +26,11 @@ class Canvas:
             if 0 <= x + i < self.width:
                 row[x + i] = (ch, style)
 
+    def restyle(self, x: int, y: int, style: str) -> None:
+        """The cell at ``(x, y)`` keeps its character, in ``style``."""
+        if 0 <= y < self.height and 0 <= x < self.width:
+            self.cells[y][x] = (self.cells[y][x][0], style)
+
     def text(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
         for y, row in enumerate(self.cells):

@@ -3,21 +3,25 @@ r"""Dominoes drawn on a :class:`~.canvas.Canvas`: a Moon trick, and Straight's t
 Straight's layout is the line left to right through the opening tile, doubles lying crosswise
 (drawn upright, three rows high), and the spinner's ``up`` and ``down`` arms going up and down
 from it, their tiles upright and their doubles crosswise (flat). What does not fit is elided
-next to the spinner, never at the open ends, which are marked with their numbers and the count.
+next to the spinner, never at the open ends. Each open end is marked on the tile itself: its
+pip highlighted (``OPEN``), and an arrow just outside it pointing away (``◂ ▸ ▴ ▾``), so that
+the ends read without colour too (``NO_COLOR``).
 
 >>> from boneyard.clients.cli.core import layout as L
 >>> lay = L.play(L.play(L.play(L.EMPTY, (6, 4), None), (4, 4), "right"), (4, 1), "right")
 >>> lay = L.play(L.play(L.play(lay, (4, 3), "up"), (4, 2), "down"), (1, 1), "right")
->>> print("\n".join(row.rstrip() for row in straight_layout(lay, 30, 11).plain().splitlines()[1:]))
+>>> print("\n".join(row.rstrip() for row in straight_layout(lay, 30, 12).plain().splitlines()[1:]))
+             ▴
             ┌3┐
             │─│
             └4┘
             ┌4┐     ┌1┐
-       [6|4]│─│[4|1]│─│
+      ◂[6|4]│─│[4|1]│─│▸
             └4┘     └1┘
             ┌4┐
             │─│
             └2┘
+             ▾
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ from boneyard.protocol.views import PlacedTile
 TILE = "bold"
 SPINNER = "bold yellow"
 DIM = "dim"
+OPEN = "bold reverse green"
+"""An open end's pip (reverse: it stands out without colour too)."""
+MARKS = {"left": "◂", "right": "▸", "up": "▴", "down": "▾"}
+"""The arrow drawn just outside each open end."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,22 @@ def draw(canvas: Canvas, scale: Scale, x: int, top: int, a: int, b: int, standin
         big(canvas, x, top, (a, b), style)
     else:
         flat(canvas, x, top, a, b, style)
+
+
+def pips(scale: Scale, x: int, top: int, standing: bool) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where a tile drawn by :func:`draw` at ``(x, top)`` shows its two numbers: ``a``'s cell, ``b``'s."""
+    if standing:
+        return ((x + 2, top + 1), (x + 2, top + 3)) if scale.big else ((x + 1, top), (x + 1, top + 2))
+    if scale.big:
+        return (x + 2, top + 1), (x + 6, top + 1)
+    return (x + 1, top), (x + 3, top)
+
+
+def mark_open(canvas: Canvas, cells: Sequence[tuple[int, int]], end: str, at: tuple[int, int]) -> None:
+    """An open end: its pip cells highlighted, its arrow at ``at``."""
+    for x, y in cells:
+        canvas.restyle(x, y, OPEN)
+    canvas.put(at[0], at[1], MARKS[end], OPEN)
 
 
 def big(canvas: Canvas, x: int, y: int, tile: Sequence[int], style: str = TILE) -> None:
@@ -160,41 +184,65 @@ def _fit_line(pieces: list[Piece], spinner: int, width: int, scale: Scale = SMAL
 
 
 def straight_layout(layout: Layout, width: int, height: int, scale: Scale | None = None) -> Canvas:
-    """The layout drawn in ``width`` x ``height`` cells (the line in the middle row); large tiles when
-    the board has the room for them and a line of a few tiles."""
+    """The layout drawn in ``width`` x ``height`` cells (the line in the middle row), its open ends
+    marked; large tiles when the board has the room for them and a line of a few tiles."""
     canvas = Canvas(width, height)
     if layout.opening is None:
         canvas.put(0, 0, "(empty: the leader plays any tile)", DIM)
         return canvas
     pieces, spinner = line_pieces(layout)
+    room = width - 2  # a column each side for the ends' arrows
     if scale is None:
-        wide = sum(p.width(LARGE) for p in pieces) <= width
-        scale = LARGE if height >= 19 and (wide or width >= 70) else SMALL
-    fitted = _fit_line(pieces, spinner, width, scale)
+        wide = sum(p.width(LARGE) for p in pieces) <= room
+        scale = LARGE if height >= 21 and (wide or width >= 70) else SMALL
+    fitted = _fit_line(pieces, spinner, room, scale)
     y = height // 2
-    x = max(0, (width - sum(1 if p is None else p.width(scale) for p in fitted)) // 2)
-    spinner_x = -1
+    x = 1 + max(0, (room - sum(1 if p is None else p.width(scale) for p in fitted)) // 2)
+    spinner_at: tuple[int, int] = (-1, -1)
+    placed: list[tuple[int, int, Piece]] = []
     for piece in fitted:
         if piece is None:
             canvas.put(x, y, "…", DIM)
             x += 1
             continue
         style = SPINNER if piece.spinner else TILE
-        tall = scale.upright_h if piece.upright else scale.flat_h
-        draw(canvas, scale, x, y - tall // 2, piece.a, piece.b, piece.upright, style)
+        top = y - (scale.upright_h if piece.upright else scale.flat_h) // 2
+        draw(canvas, scale, x, top, piece.a, piece.b, piece.upright, style)
+        placed.append((x, top, piece))
         if piece.spinner and piece.upright:
-            spinner_x = x
+            spinner_at = (x, top)
         x += piece.width(scale)
-    if spinner_x >= 0:
-        half = scale.upright_h // 2
-        _arm(canvas, scale, list(layout.arms.get("up", ())), spinner_x, y - half - 1, -1)
-        _arm(canvas, scale, list(layout.arms.get("down", ())), spinner_x, y + half + 1, +1)
+    ends = layout.open_ends
+    (first_x, first_top, first), (last_x, last_top, last) = placed[0], placed[-1]
+    a_cell, b_cell = pips(scale, first_x, first_top, first.upright)
+    if "left" in ends:
+        mark_open(canvas, (a_cell, b_cell) if first.upright else (a_cell,), "left", (first_x - 1, y))
+    a_cell, b_cell = pips(scale, last_x, last_top, last.upright)
+    if "right" in ends:
+        right_x = last_x + last.width(scale)
+        mark_open(canvas, (a_cell, b_cell) if last.upright else (b_cell,), "right", (right_x, y))
+    if spinner_at[0] >= 0:
+        sx, stop = spinner_at
+        top_pip, bottom_pip = pips(scale, sx, stop, True)
+        arms = layout.arms
+        for end, arm, step, row, pip in (
+            ("up", arms.get("up", ()), -1, stop - 1, top_pip),
+            ("down", arms.get("down", ()), +1, stop + scale.upright_h, bottom_pip),
+        ):
+            outer = _arm(canvas, scale, list(arm), sx, row, step)
+            if end in ends:
+                cells, at = outer if outer is not None else ((pip,), (pip[0], row))
+                mark_open(canvas, cells, end, at)
     return canvas
 
 
-def _arm(canvas: Canvas, scale: Scale, arm: Sequence[PlacedTile], x: int, y: int, step: int) -> None:
-    """An up (``step`` -1) or down (+1) arm from the spinner's edge at row ``y``, outermost tiles kept."""
-    room = y + 1 if step < 0 else canvas.height - y
+def _arm(
+    canvas: Canvas, scale: Scale, arm: Sequence[PlacedTile], x: int, y: int, step: int
+) -> tuple[tuple[tuple[int, int], ...], tuple[int, int]] | None:
+    """An up (``step`` -1) or down (+1) arm from the spinner's edge at row ``y``, outermost tiles kept
+    (a row is left beyond them for the end's arrow). Returns the outermost tile's outer pip cells and
+    the cell beyond it, or ``None`` for an empty arm."""
+    room = (y if step < 0 else canvas.height - y - 1) + (0 if arm else 1)
     shown = list(arm)
     elided = 0
 
@@ -208,13 +256,18 @@ def _arm(canvas: Canvas, scale: Scale, arm: Sequence[PlacedTile], x: int, y: int
     if elided:
         canvas.put(x + scale.upright_w // 2, row, "⋮", DIM)
         row += step
+    outer: tuple[tuple[tuple[int, int], ...], tuple[int, int]] | None = None
     for p in shown:
         h = tall(p)
         top = row if step > 0 else row - h + 1
         a, b = (p.inner, p.outer) if step > 0 else (p.outer, p.inner)
         left = x - (scale.flat_w - scale.upright_w) // 2 if p.crosswise else x
         draw(canvas, scale, left, top, a, b, not p.crosswise, TILE)
+        a_cell, b_cell = pips(scale, left, top, not p.crosswise)
+        cells = (a_cell, b_cell) if p.crosswise else ((a_cell,) if step < 0 else (b_cell,))
         row += h * step
+        outer = (cells, (x + scale.upright_w // 2, row))
+    return outer
 
 
 def moon_trick(

@@ -70,6 +70,8 @@ class LobbyScreen(PlayScreen):
         grid = self.query_one(DataTable)
         grid.add_columns("table", "game", "status", "timer", "seats", "options")
         self.ready = True
+        for line in self.boneyard.backlog("lobby"):  # what came before the screen was up (else lost)
+            self.write(line)
         self.redraw()
         self.query_one("#command", Input).focus()
 

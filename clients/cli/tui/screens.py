@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
@@ -25,7 +29,7 @@ Keys at the table
   64  6-4  64 l   name a tile (and a Straight end: left right up down)
   bid 5  pass  trump 6  trump doubles  draw
   ?  help         Esc  close a window
-Commands: say TEXT · rules · rematch · record · leave · auto on|off
+Commands: say TEXT · rules · ready · rematch · record · leave · auto on|off
           tables · quit
 In the lobby: create moon bots=1,2 turn=30 · join TABLE SEAT
           watch TABLE · or fill in the form and press Create"""
@@ -60,16 +64,21 @@ class RulesScreen(Dismissable):
 
 
 class HandResultScreen(Dismissable):
-    """The hand's result for a few seconds (any key goes on at once)."""
+    """The hand's result between hands. Where the server pauses (``hand_pause``), it stays up for the
+    server's countdown, and Space or Enter says ``ready``; it goes when the next hand starts. Against a
+    server that does not pause, it stays ``seconds`` (Space goes on at once)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *Dismissable.BINDINGS,
-        Binding("space,enter", "dismiss('')", "Go on"),
+        Binding("space,enter", "go_on", "Ready"),
     ]
 
-    def __init__(self, mirror: TableMirror, seconds: float) -> None:
+    def __init__(self, mirror: TableMirror, seconds: float, ready: Callable[[], Awaitable[None]]) -> None:
         super().__init__()
-        self.mirror, self.seconds = mirror, seconds
+        self.mirror, self.seconds, self.ready = mirror, seconds, ready
+        self._shown = 0.0
+        self.paused = mirror.pause is not None
+        """The server paused for this result (so the window goes when the next hand starts)."""
 
     def compose(self) -> ComposeResult:
         mirror = self.mirror
@@ -85,11 +94,45 @@ class HandResultScreen(Dismissable):
                 pips = " · ".join(f"{mirror.seat_name(s)} {p}" for s, p in enumerate(hand.pips))
                 yield Static(f"pips left: {pips}")
             yield Static(sheet_text(mirror, 60, last=4))
-            yield Static("Space goes on now", classes="hint")
+            yield Static(self.hint(), classes="hint", id="pause-hint")
+
+    def hint(self) -> str:
+        """What the bottom line says: the server's countdown and whom it waits for, or how to go on."""
+        mirror, pause = self.mirror, self.mirror.pause
+        if pause is None:
+            return "Space goes on now"
+        left = mirror.pause_left()
+        seconds = f"next hand in {left:.0f} s" if left is not None else "next hand soon"
+        if mirror.ready_awaited:
+            return f"{seconds} · Space or Enter: ready"
+        others = ", ".join(mirror.seat_name(s) for s in pause.waiting)
+        return f"ready · {seconds}" + (
+            f", or when {others} {'is' if len(pause.waiting) == 1 else 'are'}" if others else ""
+        )
 
     def on_mount(self) -> None:
-        if self.seconds > 0:
-            self.set_timer(self.seconds, lambda: self.dismiss(""))
+        self._shown = time.monotonic()
+        self.set_interval(0.25, self.tick)
+
+    def tick(self) -> None:
+        """Go once the next hand has started (or the game is over), or, with no server pause, after
+        ``seconds``; else show the countdown."""
+        mirror = self.mirror
+        self.paused = self.paused or mirror.pause is not None
+        over = mirror.game_over is not None or (self.paused and mirror.hand_result is None)
+        local = not self.paused and self.seconds > 0 and time.monotonic() - self._shown >= self.seconds
+        if over or local:
+            self.dismiss("")
+            return
+        with contextlib.suppress(NoMatches):
+            self.query_one("#pause-hint", Static).update(self.hint())
+
+    async def action_go_on(self) -> None:
+        if self.mirror.ready_awaited:
+            await self.ready()
+            self.tick()
+        elif self.mirror.pause is None:
+            self.dismiss("")
 
 
 class GameOverScreen(ModalScreen[str]):

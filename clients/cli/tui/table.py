@@ -20,6 +20,7 @@ from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.tui.base import PlayApp, PlayScreen, log_widget
 from boneyard.clients.cli.tui.sheet import sheet_text
 from boneyard.clients.cli.tui.widgets import ActionBar, Board, HandBar, Players
+from boneyard.clients.cli.ui.commands import held_play
 
 
 class CommandLine(Input):
@@ -147,7 +148,8 @@ class TableScreen(PlayScreen):
             return
         choice = menu[number - 1]
         if not choice.actions:
-            self.boneyard.controller.info(f"{choice.label} cannot be played now", "error")
+            if choice.tile is not None:  # the server's refusal says why not (e.g. "you must follow 5s")
+                await self.boneyard.controller.act(held_play(choice.tile))
             return
         if len(choice.actions) > 1:
             ends = " or ".join(str(getattr(a, "end", "")) for a in choice.actions)

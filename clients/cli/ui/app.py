@@ -67,7 +67,7 @@ class LineUI:
         self.style = render.STYLE if colour else Style([])
         self.exit_on_game_over = exit_on_game_over
         self.stdin = stdin if stdin is not None else sys.stdin
-        self.controller = Controller(client, self, auto=auto)
+        self.controller = Controller(client, self, auto=auto, ready_at_once=True)
         self.exit_code = 0
         self._done = asyncio.Event()
         self._boards: dict[str, Any] = {}

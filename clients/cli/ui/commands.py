@@ -3,7 +3,9 @@
 At the table a move is chosen by its number in the list of legal moves, or by naming it:
 a tile as ``6-4``, ``64``, ``6|4`` or ``[6|4]`` (either order), with the end in Straight
 (``64 left``, ``64 l``) when it fits more than one; ``pass``, ``draw``, ``bid 5``,
-``trump 6`` / ``trump doubles`` / ``trump none``, ``discard 31``.
+``trump 6`` / ``trump doubles`` / ``trump none``, ``discard 31``. A tile of the hand that is not a
+legal move now is sent all the same, so that the server's refusal says why (``you must follow 5s``);
+a tile not in the hand, and anything malformed, is refused here.
 
 >>> from boneyard.protocol import PlayAction
 >>> legal = [PlayAction(type="play", tile=(6, 4), end=end) for end in ("left", "right")]
@@ -29,6 +31,7 @@ from typing import Any
 from boneyard.clients.cli.core.rules import Tile
 from boneyard.clients.cli.ui.choices import choices
 from boneyard.clients.cli.ui.forms import create_request
+from boneyard.protocol import PlayAction
 
 ENDS = {"left": "left", "l": "left", "right": "right", "r": "right", "up": "up", "u": "up", "down": "down"}
 TRUMPS: dict[str, int | str] = {
@@ -82,6 +85,8 @@ def _by_number(n: int, legal: Sequence[Any], hand: Sequence[Tile]) -> Any:
         raise InputError(f"there are choices 1 to {len(menu)}" if menu else "nothing to choose now")
     choice = menu[n - 1]
     if not choice.actions:
+        if choice.tile is not None:
+            return held_play(choice.tile)
         raise InputError(f"{choice.label} (number {n}) cannot be played now: the legal ones are highlighted")
     if len(choice.actions) > 1:
         ends = " or ".join(str(getattr(a, "end", a.type)) for a in choice.actions)
@@ -156,6 +161,10 @@ def parse_move(
     if end is not None:
         candidates = [a for a in candidates if getattr(a, "end", None) == end]
     if not candidates:
+        if tile in {tuple(t) for t in hand}:
+            return held_play(tile, end)
+        if hand:
+            raise InputError(f"you do not hold {_tile_word(tile)}")
         where = f" on the {end}" if end else ""
         raise InputError(f"{_tile_word(tile)}{where} is not a legal move now")
     if len(candidates) > 1:
@@ -164,6 +173,16 @@ def parse_move(
             f"{_tile_word(tile)} fits {ends}: say which, e.g. `{tile[0]}{tile[1]} {candidates[0].end}`"
         )
     return candidates[0]
+
+
+def held_play(tile: Sequence[int], end: str | None = None) -> PlayAction:
+    """A tile of the hand that is not a legal move now, as a ``play`` to send all the same: the engine
+    knows why it is not (``you must follow 5s``, ``the high bid is 5``), and its refusal says so.
+
+    >>> held_play((6, 4), "up")
+    PlayAction(type='play', tile=(6, 4), end='up')
+    """
+    return PlayAction(type="play", tile=(tile[0], tile[1]), end=end)  # type: ignore[arg-type]
 
 
 def _numbered_tile(n: int, hand: Sequence[Tile]) -> str:
@@ -204,6 +223,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "leave": ("leave [TABLE]", "leave the current (or named) table"),
     "say": ("say TEXT", "chat at the current table"),
     "rematch": ("rematch", "ask for a new game once this one is over"),
+    "ready": ("ready", "between hands: done looking at the result, deal the next hand"),
     "board": ("board", "show the table again"),
     "record": ("record [RECORD_ID]", "fetch a finished game's record and save it as JSON"),
     "auto": ("auto on|off", "let the basic bot play your seat"),

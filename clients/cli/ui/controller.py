@@ -42,7 +42,7 @@ from boneyard.clients.cli.ui.commands import (
 )
 from boneyard.clients.cli.ui.describe import error_line, message_line
 from boneyard.clients.cli.ui.forms import FormError, chat_text, create_request
-from boneyard.protocol import Error, Seated, Snapshot, TableCreated, Turn
+from boneyard.protocol import Error, HandPause, Seated, Snapshot, TableCreated, Turn
 from boneyard.protocol.game import GameOver
 
 LineKind = Literal["event", "error", "notice", "chat", "info"]
@@ -85,15 +85,26 @@ class Controller:
     """One player's session: commands, moves, auto play, the current table."""
 
     def __init__(
-        self, client: Client, sink: Sink, *, auto: bool = False, rng: random.Random | None = None
+        self,
+        client: Client,
+        sink: Sink,
+        *,
+        auto: bool = False,
+        rng: random.Random | None = None,
+        ready_at_once: bool = False,
     ) -> None:
         self.client = client
         self.sink = sink
         self.auto = auto
+        self.ready_at_once = ready_at_once
+        """Say ``ready`` as soon as a table pauses between hands (line mode; ``--auto`` always does)."""
         self.rng = rng or random.Random()
         self.current: str | None = None
         """The table the player is looking at (moves and chat go there)."""
         self._acting: dict[str, asyncio.Task[None]] = {}
+        self._readied: set[tuple[str, int]] = set()
+        self._background: set[asyncio.Task[None]] = set()
+        """The pauses (table, hand) we said ``ready`` in."""
         self._chat_shown: set[str] = set()
 
     # --- what the screen shows --------------------------------------------------------------
@@ -123,6 +134,8 @@ class Controller:
         if isinstance(item, Snapshot):
             self.current = self.current or item.table.table_id
             self._chat_history(item)
+        if isinstance(item, HandPause | Snapshot) and (self.auto or self.ready_at_once):
+            self._ready(item.table_id if isinstance(item, HandPause) else item.table.table_id)
         if isinstance(item, Turn) and self.auto:
             mirror = self.client.mirror.tables.get(item.table_id)
             if mirror is not None and mirror.my_turn and item.legal_actions:
@@ -152,6 +165,25 @@ class Controller:
         if isinstance(event, GameOver) and getattr(item, "table_id", None) == self.current:
             return event
         return None
+
+    def _ready(self, table_id: str) -> None:
+        """Say ``ready`` once per pause, when it waits for us."""
+        mirror = self.client.mirror.tables.get(table_id)
+        if mirror is None or not mirror.ready_awaited or mirror.pause is None:
+            return
+        key = (table_id, mirror.pause.hand_number)
+        if key not in self._readied:
+            self._readied.add(key)
+            task = asyncio.create_task(self.guard(self.client.ready(table_id)))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def guard(self, work: Any) -> None:
+        """A request sent in the background: a refusal is one error line."""
+        try:
+            await work
+        except CommandError as error:
+            self.error(error)
 
     # --- auto play --------------------------------------------------------------------------
 
@@ -256,6 +288,8 @@ class Controller:
         elif name == "say":
             text = chat_text(args[0] if args else "")
             await client.chat(self._table_arg([]), text)
+        elif name == "ready":
+            await client.ready(self._table_arg(args))
         elif name == "rematch":
             await client.rematch(self._table_arg(args))
             self.info("Rematch asked: it starts when every seated player has asked")

@@ -28,6 +28,7 @@ from boneyard.protocol import (
     DealCommitment,
     DealRevealed,
     Error,
+    HandPause,
     LobbyChanged,
     MoonEventMessage,
     SeatStatus,
@@ -175,7 +176,16 @@ def message_line(mirror: Mirror, message: Any) -> Fragments | None:
             return [("class:chat", f"<{name}> {text}")]
         case DealCommitment() | SeedContributed() | DealRevealed():
             return _deal_line(mirror.table(message.table_id), message)
+        case HandPause(table_id=table_id, pause=pause):
+            return pause_line(mirror.table(table_id), pause)
     return None
+
+
+def pause_line(mirror: TableMirror, pause: Any) -> Fragments:
+    """The pause between hands: when the next hand comes, and whom it waits for."""
+    waiting = ", ".join(seat_label(mirror, s) for s in pause.waiting)
+    after = f", or once {waiting} {'is' if len(pause.waiting) == 1 else 'are'} ready" if waiting else ""
+    return [("class:dim", f"next hand in {pause.time_left_ms / 1000:.0f} s{after}")]
 
 
 def _deal_line(mirror: TableMirror, message: Any) -> Fragments:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from boneyard.protocol.spec.examples.base import Example
 from boneyard.protocol.spec.examples.deals import DEAL_EXAMPLES
+from boneyard.protocol.spec.examples.pause import PAUSE_EXAMPLES
 from boneyard.protocol.spec.examples.play import PLAY_EXAMPLES
 from boneyard.protocol.spec.examples.records import RECORD_EXAMPLES
 from boneyard.protocol.spec.examples.session import SESSION_EXAMPLES
 
-ALL_EXAMPLES: tuple[Example, ...] = SESSION_EXAMPLES + PLAY_EXAMPLES + DEAL_EXAMPLES + RECORD_EXAMPLES
+ALL_EXAMPLES: tuple[Example, ...] = (
+    SESSION_EXAMPLES + PLAY_EXAMPLES + PAUSE_EXAMPLES + DEAL_EXAMPLES + RECORD_EXAMPLES
+)
 """Every example, in the order PROTOCOL.md shows them."""
 
 for _example in ALL_EXAMPLES:

@@ -116,6 +116,7 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         table=MOON_TABLE,
         view=MOON_VIEW,
         time_left_ms=30000,
+        pause=None,
         chat=[
             {"seat": 0, "name": "ana", "text": "good luck, both"},
             {"seat": None, "name": "wes", "text": "watching: go li!"},
@@ -133,6 +134,7 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         },
         view=STRAIGHT_VIEW,
         time_left_ms=41250,
+        pause=None,
         chat=[],
     ),
     server(
@@ -143,6 +145,7 @@ PLAY_EXAMPLES: tuple[Example, ...] = (
         table=STRAIGHT_TABLE,
         view=None,
         time_left_ms=None,
+        pause=None,
         chat=[],
     ),
     server(

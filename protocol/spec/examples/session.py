@@ -42,9 +42,11 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "tables_per_address": 32,
             "bot_delay_ms": 500,
             "bots_only_move_ms": 250,
+            "hand_pause_ms": 10000,
+            "max_hand_pause_ms": 60000,
         },
         heartbeat_seconds=20,
-        features=["bot_delay", "fair_deals", "private_tables"],
+        features=["bot_delay", "fair_deals", "private_tables", "bot_levels", "hand_pause"],
     ),
     command("`identify`, new session", type="identify", id=1, name="ana", resume=None),
     command(

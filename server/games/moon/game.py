@@ -54,6 +54,7 @@ _DISCARDS = tuple(Discard(t) for t in ALL_TILES)
 _NAMES = tuple(NameTrump(t) for t in TRUMPS)
 _BIDDING = {0: Pass(), **{b: Bid(b) for b in BIDS}}
 NAME_A_TRUMP = "name a trump: 0-6, doubles or none"
+BETWEEN_HANDS = "the hand is over: the next one is not dealt yet"
 _TURN_TO = ("bid", "discard", "name trump", "play")
 """What the seat to move is to do, by phase (for the out-of-turn message)."""
 # The canonical action of each int move, indexed by phase (BIDDING, DISCARDING, NAMING, PLAYING).
@@ -91,8 +92,15 @@ class MoonGame:
 
     game: ClassVar[str] = "moon"
 
-    def __init__(self, options: MoonOptions = MoonOptions(), dealer: Dealer | None = None) -> None:
+    def __init__(
+        self, options: MoonOptions = MoonOptions(), dealer: Dealer | None = None, *, hold_deals: bool = False
+    ) -> None:
         self._options = options
+        self._hold = hold_deals
+        """Rest between hands until :meth:`deal_next` (a server pausing between hands); otherwise the
+        next hand is dealt at once, in the same ``apply``."""
+        self._next_first: int | None = None
+        """While resting between hands: the next hand's first bidder."""
         self._dealer: Dealer = RandomDealer() if dealer is None else dealer
         self._st = MoonState(force_last=options.all_pass == "force_last", target=options.target)
         self._log: list[_HandLog] = []
@@ -111,7 +119,8 @@ class MoonGame:
 
     @property
     def to_move(self) -> int | None:
-        return None if self._st.phase == OVER else self._st.to_move
+        st = self._st
+        return None if st.phase == OVER or st.to_move < 0 else st.to_move
 
     @property
     def is_over(self) -> bool:
@@ -134,6 +143,19 @@ class MoonGame:
         """``bidding``, ``discarding``, ``naming_trump``, ``playing`` or ``over``."""
         return PHASE_NAMES[self._st.phase]
 
+    @property
+    def between_hands(self) -> bool:
+        """A hand is over (scored or thrown in) and the next is not dealt yet (only with ``hold_deals``)."""
+        return self._next_first is not None
+
+    def deal_next(self) -> list[Event]:
+        """Deal the hand held back (``hold_deals``): its ``hand_started`` and ``hand_dealt`` events."""
+        first = self._next_first
+        if first is None:
+            raise ValueError("no hand is waiting to be dealt")
+        self._next_first = None
+        return self._deal(first)
+
     def opening_events(self) -> list[Event]:
         """The ``hand_started`` and ``hand_dealt`` events of hand 0."""
         return list(self._opening)
@@ -155,6 +177,8 @@ class MoonGame:
         st = self._st
         if st.phase == OVER:
             raise IllegalAction("the game is over", "game_over")
+        if self._next_first is not None:
+            raise IllegalAction(BETWEEN_HANDS, "not_your_turn")
         if seat != st.to_move:
             whose = f"seat {st.to_move}'s turn to {_TURN_TO[st.phase]}"
             raise IllegalAction(f"it is {whose}, not yours (seat {seat})", "not_your_turn")
@@ -184,7 +208,7 @@ class MoonGame:
         elif st.phase == THROWN_IN:
             self._log[-1].scores = tuple(st.scores)
             out.append(ev.HandThrownIn(st.hand_number))
-            out += self._deal((st.first + 1) % 3)  # M3: thrown-in hands move the first bidder on too
+            out += self._deal_or_hold((st.first + 1) % 3)  # M3: thrown-in hands move the first bidder on too
         return out
 
     def _after_play(self, seat: int, move: int) -> list[Event]:
@@ -206,8 +230,14 @@ class MoonGame:
             if st.phase == OVER:
                 out.append(ev.GameOver(st.winner, scores))
             else:
-                out += self._deal((st.first + 1) % 3)
+                out += self._deal_or_hold((st.first + 1) % 3)
         return out
+
+    def _deal_or_hold(self, first: int) -> list[Event]:
+        if self._hold:
+            self._next_first = first
+            return []
+        return self._deal(first)
 
     def _deal(self, first: int | None) -> list[Event]:
         """Deal the next hand; ``first=None``: the first hand, whose first bidder is drawn (M3)."""

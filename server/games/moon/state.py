@@ -49,7 +49,8 @@ PHASE_NAMES: tuple[str, ...] = (
     "thrown_in",
     "over",
 )
-"""Phase names. MoonGame never rests in ``scored`` or ``thrown_in``: it deals the next hand at once."""
+"""Phase names. MoonGame rests in ``scored`` or ``thrown_in`` only when it holds the next deal
+(``hold_deals``, a server's pause between hands); otherwise it deals the next hand at once."""
 
 _BID_MOVES: tuple[tuple[int, ...], ...] = tuple(
     (0, *(b for b in BIDS if b > high)) for high in range(GRAND + 1)

@@ -114,7 +114,7 @@ def make_view(
         tricks=tuple(st.taken),
         scores=tuple(st.scores),
         target=st.target,
-        to_move=None if over else st.to_move,
+        to_move=None if over or st.to_move < 0 else st.to_move,
         legal_actions=legal,
         discard=ALL_TILES[st.discard]
         if viewer is not None and viewer == bidder and st.discard >= 0

@@ -47,11 +47,35 @@ class StraightGame(StraightCore):
 
     game: ClassVar[str] = "straight"
 
-    __slots__ = ("_opening",)
+    __slots__ = ("_held", "_hold", "_opening")
 
-    def __init__(self, options: StraightOptions | None = None, dealer: Dealer | None = None) -> None:
+    def __init__(
+        self,
+        options: StraightOptions | None = None,
+        dealer: Dealer | None = None,
+        *,
+        hold_deals: bool = False,
+    ) -> None:
         super().__init__(options, dealer)
         self._opening: list[Event] = self._deal_events()
+        self._hold = hold_deals
+        """Rest between hands until :meth:`deal_next` (a server pausing between hands); otherwise the
+        next hand is dealt at once, in the same ``apply``."""
+        self._held = False
+        """A hand is over and the next one is held back."""
+
+    @property
+    def between_hands(self) -> bool:
+        """A hand is over and the next is not dealt yet (only with ``hold_deals``)."""
+        return self._held
+
+    def deal_next(self) -> list[Event]:
+        """Deal the hand held back (``hold_deals``): its ``hand_started`` and ``hand_dealt`` events."""
+        if not self._held:
+            raise ValueError("no hand is waiting to be dealt")
+        self._held = False
+        self._start_hand()
+        return self._deal_events()
 
     def opening_events(self) -> list[Event]:
         """``HandStarted`` and ``HandDealt`` events of hand 0."""
@@ -69,6 +93,8 @@ class StraightGame(StraightCore):
     def check_turn(self, seat: int) -> None:
         if self._winner is not None:
             raise IllegalAction("the game is over", "game_over")
+        if self._held:
+            raise IllegalAction("the hand is over: the next one is not dealt yet", "not_your_turn")
         if seat != self._turn:
             who = "no one" if self._turn < 0 else f"seat {self._turn}"
             raise IllegalAction(f"it is {who}'s turn, not yours (seat {seat})", "not_your_turn")
@@ -147,6 +173,9 @@ class StraightGame(StraightCore):
         if self._winner is not None:
             return [scored, self._game_over()]
         if self._dealer is None:  # a copy made for search stops at the end of its hand
+            return [scored]
+        if self._hold:
+            self._held = True
             return [scored]
         self._start_hand()
         return [scored, *self._deal_events()]

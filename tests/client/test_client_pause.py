@@ -1,0 +1,38 @@
+"""The TUI between hands on a server that pauses: the hand's result shows the server's countdown, and
+Space says ``ready``; the window goes when the next hand starts."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import tui_support
+from tui_support import make_app, my_turn, table, until
+
+from boneyard.clients.cli.tui.screens import HandResultScreen
+
+seeded = tui_support.seeded
+
+
+async def test_the_hand_result_counts_down_and_space_says_ready(seeded: Any) -> None:
+    app = await make_app(seeded, {**table("moon"), "hand_pause_ms": 60_000}, pause=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        rng = random.Random(4)
+        for _ in range(200):
+            await until(pilot, lambda: my_turn(app) or isinstance(app.screen, HandResultScreen))
+            if isinstance(app.screen, HandResultScreen):
+                break
+            await app.controller.act(tui_support.bot_choice(app, rng))
+        mirror = app.controller.mirror
+        assert mirror is not None
+        await until(pilot, lambda: mirror.pause is not None, what="the server's pause")
+        screen = app.screen
+        assert isinstance(screen, HandResultScreen) and screen.paused
+        await pilot.pause(0.3)
+        hint = str(screen.query_one("#pause-hint").render())
+        assert re.search(r"next hand in (59|60) s · Space or Enter: ready", hint), hint
+        assert mirror.ready_awaited and mirror.view is not None and mirror.view.to_move is None
+        await pilot.press("space")  # the only human at the table: the next hand comes at once
+        await until(pilot, lambda: not isinstance(app.screen, HandResultScreen), what="the next hand")
+        assert mirror.pause is None and mirror.view.hand_number >= 1
