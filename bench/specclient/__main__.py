@@ -198,6 +198,8 @@ class Table:
                     await session.send(
                         {"type": "contribute_seed", "table_id": self.table_id, "seed": self.seeds[seat]}
                     )
+            elif kind == "hand_pause" and seat in message["pause"]["waiting"] and not quiet:
+                await session.send({"type": "ready", "table_id": self.table_id})  # done looking
             elif kind == "turn" and message["seat"] != seat and message["legal_actions"]:
                 self.findings.add(
                     "leak", f"{session.name}: seat {message['seat']}'s legal actions sent to {seat}"

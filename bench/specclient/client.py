@@ -244,7 +244,8 @@ class Session:
             self.findings.add("ordering", f"{self.name}: ok for {command.action} before its {wanted} event")
             return
         after = since[caused[0] + 1 :]
-        over = any(m["type"] == "event" and m["event"]["type"] == "game_over" for m in since)
+        # No turn follows the act that ends the game, nor one that ends a hand at a table that pauses.
+        over = any(m["type"] == "hand_pause" or m.get("event", {}).get("type") == "game_over" for m in since)
         if not over and not any(m["type"] == "turn" for m in after):
             self.findings.add(
                 "ordering", f"{self.name}: ok for {command.action} before the turn that follows"
