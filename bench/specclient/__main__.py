@@ -83,9 +83,12 @@ class Table:
         self.facts = GameFacts(plan.game, plan.players)
         self.table_id = ""
         self.seeds: dict[int, str] = {}
+        self.sessions: list[Session] = []
 
     def session(self, name: str) -> Session:
-        return Session(self.url, name, self.schema, self.findings, random.Random(self.rng.random()))
+        session = Session(self.url, name, self.schema, self.findings, random.Random(self.rng.random()))
+        self.sessions.append(session)
+        return session
 
     async def run(self) -> None:
         plan = self.plan
@@ -121,9 +124,9 @@ class Table:
         if watcher is not None:
             tasks.append(self.watch(watcher))
         try:
-            await asyncio.wait_for(asyncio.gather(*tasks), self.args.game_timeout)
-        except TimeoutError:
-            self.findings.add("stalled", f"{plan.describe()}: not over in {self.args.game_timeout} s")
+            await self.until_over(asyncio.gather(*tasks))
+        except TimeoutError as why:
+            self.findings.add(str(why), f"{plan.describe()}: {why}")
             return
         finally:
             for session in [*players.values(), *([watcher] if watcher else [])]:
@@ -137,6 +140,8 @@ class Table:
         for problem in fairness_problems(self.facts):
             self.findings.add("fairness", f"{self.plan.describe()}: {problem}")
         for seat, seed in self.seeds.items():
+            if self.table_id in players[seat].late_seeds:
+                continue
             revealed = self.facts.seeds[seat]
             if revealed is None or revealed.hex() != seed:
                 self.findings.add(
@@ -149,6 +154,21 @@ class Table:
             for leak in leaks(self.facts, receiver, session.frames):
                 self.findings.add("leak", f"{self.plan.describe()} {session.name}: {leak}")
         self.findings.count("games finished")
+
+    async def until_over(self, game: asyncio.Future[Any]) -> None:
+        """Wait for the game: "stalled" if no frame comes for --stall s, "unfinished" past --game-timeout."""
+        started = time.monotonic()
+        try:
+            while not game.done():
+                await asyncio.wait([game], timeout=1)
+                now = time.monotonic()
+                if now - max(s.last_frame for s in self.sessions) > self.args.stall:
+                    raise TimeoutError("stalled")
+                if now - started > self.args.game_timeout:
+                    raise TimeoutError("unfinished")
+        finally:
+            game.cancel()
+        await game
 
     async def watch(self, session: Session) -> None:
         while True:
@@ -193,7 +213,7 @@ class Table:
             elif kind == "deal_revealed":
                 return
             elif kind == "deal_commitment" and seat in message["seats"] and rng.random() < 0.75:
-                if seat not in self.seeds:
+                if seat not in self.seeds and not quiet:
                     self.seeds[seat] = random_seed()
                     await session.send(
                         {"type": "contribute_seed", "table_id": self.table_id, "seed": self.seeds[seat]}
@@ -311,6 +331,10 @@ def report(findings: Findings, seconds: float) -> int:
         print(f"{kind:<19} {counts.get(kind, 0)}")
         for example in findings.examples.get(kind, []):
             print(f"    {example}")
+    print(f"unfinished          {counts.get('unfinished', 0)} (frames still coming at --game-timeout)")
+    print(
+        f"seeds too late      {counts.get('seeds too late', 0)} (seed_closed after the deal, as documented)"
+    )
     return 1 if any(counts.get(kind) for kind in FAILURES) else 0
 
 
@@ -327,7 +351,8 @@ def main() -> int:
     parser.add_argument("--moon-target", type=int, default=11)
     parser.add_argument("--straight-target", type=int, default=61)
     parser.add_argument("--verbose", action="store_true", help="a line per game")
-    parser.add_argument("--game-timeout", type=float, default=300.0)
+    parser.add_argument("--game-timeout", type=float, default=900.0, help="a game's longest run (s)")
+    parser.add_argument("--stall", type=float, default=60.0, help="no frame for this long is a stall (s)")
     args = parser.parse_args()
     server = None
     if args.url is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +93,9 @@ class Session:
         self.identifying = 0
         self.interval = 0.1
         self.last_sent = 0.0
+        self.last_frame = time.monotonic()
+        self.late_seeds: set[str] = set()
+        """Tables whose deal was made before this session's seed arrived (`seed_closed`, as documented)."""
 
     async def connect(self, resume: bool = False) -> Message:
         """Open a connection, identify (resuming the session if asked) and return `welcome`."""
@@ -175,6 +179,7 @@ class Session:
             self.findings.add("ordering", f"{self.name}: seq {message.get('seq')} where {self.seq} was due")
             self.seq = message.get("seq", self.seq)
         self.frames.append(Received(message, self.check_reply(message)))
+        self.last_frame = time.monotonic()
         return message
 
     def check_reply(self, message: Message) -> frozenset[Tile]:
@@ -215,7 +220,9 @@ class Session:
             return frozenset()
         command = self.pending.popleft()
         if kind == "error":
-            if command.expect is None:
+            if command.kind == "contribute_seed" and code == "seed_closed":
+                self.check_late_seed(command)
+            elif command.expect is None:
                 self.findings.add("refused", f"{self.name}: {command.kind} {command.action} got {code}")
             elif code != command.expect:
                 self.findings.add(
@@ -229,6 +236,15 @@ class Session:
         if kind == "ok" and command.action is not None and command.connection == self.connection:
             self.check_act_order(command)
         return frozenset()
+
+    def check_late_seed(self, command: Pending) -> None:
+        """`seed_closed` is right only once the first deal was made: its `hand_started` came before."""
+        dealt = [f.message for f in self.frames if f.message.get("event", {}).get("type") == "hand_started"]
+        if dealt:
+            self.late_seeds.add(dealt[-1]["table_id"])
+            self.findings.count("seeds too late")
+        else:
+            self.findings.add("fairness", f"{self.name}: seed_closed before the first deal")
 
     def check_act_order(self, command: Pending) -> None:
         """Section 4: an act's `ok` comes after the events it caused and the `turn` that follows them."""
