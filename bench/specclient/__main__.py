@@ -168,6 +168,7 @@ class Table:
                     raise TimeoutError("unfinished")
         finally:
             game.cancel()
+            game.add_done_callback(lambda done: done.cancelled() or done.exception())  # retrieved: no warning
         await game
 
     async def watch(self, session: Session) -> None:
