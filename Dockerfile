@@ -11,7 +11,7 @@ COPY pyproject.toml README.md ./
 COPY protocol ./protocol
 COPY server ./server
 COPY clients ./clients
-RUN pip install . \
+RUN pip install '.[cluster]' \
     && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin boneyard \
     && mkdir /data && chown boneyard:boneyard /data
 

@@ -14,12 +14,14 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
+import re
 import resource
 import socket
 import sys
 from collections.abc import Sequence
 from types import TracebackType
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.typing import Subprotocol
@@ -29,6 +31,7 @@ from boneyard.protocol import (
     SUBPROTOCOL,
 )
 from boneyard.server.botrunner import BotRunner
+from boneyard.server.cluster import ClusterError
 from boneyard.server.commands import Commands
 from boneyard.server.connection import Client, ServerContext
 from boneyard.server.endpoints import Endpoints
@@ -43,8 +46,11 @@ from boneyard.server.settings import Settings
 from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage
 from boneyard.server.storage.restore import restore
-from boneyard.server.storage.store import NO_LOG
+from boneyard.server.storage.store import NO_LOG, TableLog
 from boneyard.server.wsconnection import BoneyardConnection
+
+if TYPE_CHECKING:
+    from boneyard.server.cluster.node import ClusterNode
 
 log = logging.getLogger("boneyard.server")
 
@@ -82,6 +88,17 @@ def descriptor_limit() -> int:
     return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
 
+def node_name(port: int) -> str:
+    """A cluster node's default name: the host name and the port (the process id with port 0), in the
+    characters a NATS subject token may hold.
+
+    >>> import re; bool(re.fullmatch(r"[A-Za-z0-9_-]+-[0-9]+", node_name(8765)))
+    True
+    """
+    host = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname()) or "node"
+    return f"{host}-{port or os.getpid()}"
+
+
 async def _check_bindable(loop: asyncio.AbstractEventLoop, host: str, port: int) -> None:
     """Raise the ``OSError`` that listening on ``host:port`` would (the port is taken, the address is not
     this machine's), without listening: a server that cannot serve must not create its database first."""
@@ -115,6 +132,8 @@ class BoneyardServer:
             store = MemoryRecordStore(self.settings.records_in_memory)
         self.store: RecordStore = store
         self.storage: Storage | None = None
+        self.cluster: ClusterNode | None = None
+        """This node's part in a cluster (``settings.cluster``), once started."""
         self.failed: BaseException | None = None
         """Why the server stopped by itself (the database failed), if it did."""
         self.metrics = Metrics(self._table_counts)
@@ -140,7 +159,9 @@ class BoneyardServer:
             raise RuntimeError("the server is already started")
         settings = self.settings
         loop = asyncio.get_running_loop()
-        if settings.durable:
+        if settings.cluster is not None:
+            await self._join_cluster(settings.cluster)
+        elif settings.durable:
             await _check_bindable(loop, settings.host, settings.port)  # before the database is created
             log.info("database %s", settings.db)
             self.storage = await Storage.open(settings.db, self._storage_failed, sync=settings.db_sync)
@@ -160,7 +181,27 @@ class BoneyardServer:
                 self.lobby.stop()
             if self.storage is not None:
                 await self.storage.close()
+            if self.cluster is not None:
+                await self.cluster.close()
             raise
+
+    async def _join_cluster(self, url: str) -> None:
+        """Connect to NATS: the tables' records and lobby are the cluster's (SQLite is not used)."""
+        from boneyard.server.cluster.node import ClusterNode  # nats-py: the optional cluster extra
+
+        settings = self.settings
+        name = settings.node or node_name(settings.port)
+        log.info("joining the cluster at %s as node %s", url, name)
+        try:
+            self.cluster = await ClusterNode.connect(
+                url, name, records_in_memory=settings.records_in_memory, ttl=settings.cluster_lease_seconds
+            )
+        except Exception as error:  # nats-py's: no servers, timeouts, JetStream not enabled
+            raise ClusterError(
+                f"cannot join the cluster at {url}: {error or type(error).__name__}"
+            ) from error
+        if self._own_store:
+            self.store = self.cluster.records
 
     async def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         settings = self.settings
@@ -169,16 +210,17 @@ class BoneyardServer:
         log.info("max_connections %d (descriptor limit %d)", self.max_connections, descriptors)
         storage = self.storage
         self._stopped = asyncio.Event()
-        self.lobby = Lobby(
-            settings, self.metrics, self.store, LoopClock(loop), storage.log if storage else NO_LOG
-        )
+        self.lobby = Lobby(settings, self.metrics, self.store, LoopClock(loop), self._table_log())
         self.lobby.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
         self.lobby.bots.start()
         hello = hello_body(settings, self.max_connections)
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
-        gate = storage.journal if storage else None
+        gate = storage.journal if storage else self.cluster.writes if self.cluster else None
         commands = Commands(self.lobby, hello)
         self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
+        if self.cluster is not None:
+            lobby = self.lobby
+            await self.cluster.attach(lobby, commands, self.metrics.watch_cluster(lambda: len(lobby.tables)))
         if storage is not None:
             restore(
                 self.lobby,
@@ -215,6 +257,11 @@ class BoneyardServer:
         if settings.gc_freeze_seconds > 0:
             self._gc_keeper = self._gc.start(loop)
         log.info("serving", extra={"peer": f"{settings.host}:{self.port}"})
+
+    def _table_log(self) -> TableLog:
+        if self.cluster is not None:
+            return self.cluster.tablelog
+        return self.storage.log if self.storage is not None else NO_LOG
 
     @property
     def port(self) -> int:
@@ -264,6 +311,8 @@ class BoneyardServer:
                 self.storage.log.session_logs(self.lobby.by_token.values())
             if self.storage is not None:
                 await self.storage.close()  # everything queued is committed first
+            if self.cluster is not None:
+                await self.cluster.close()  # its tables handed over to the other nodes
             self._stopped.set()
         log.info("stopped")
 
@@ -347,7 +396,11 @@ class BoneyardServer:
         """Why ``/healthz`` answers 503, or ``None``: healthy."""
         if self.failed is not None:
             return "the database failed"
-        return "stopping" if self._stopping else None
+        if self._stopping:
+            return "stopping"
+        if self.cluster is not None and not self.cluster.connected:
+            return "not connected to the cluster"
+        return None
 
     def _table_counts(self) -> list[tuple[str, str, int]]:
         return [] if self.lobby is None else list(self.lobby.table_counts())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import logging
 import os
 import signal
@@ -14,6 +15,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from boneyard.server.cluster import ClusterError
 from boneyard.server.games.registry import GAMES, game_spec
 from boneyard.server.settings import Settings, describe, unknown_variables, variable
 from boneyard.server.simulate import simulate, write_records
@@ -104,6 +106,7 @@ def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
 def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     flags = {"host": args.host, "port": args.port, "log_level": args.log_level, "db": args.db}
+    flags |= {"cluster": args.cluster, "node": args.node}
     given = {k: v for k, v in flags.items() if v is not None}
     try:
         # Flags given override BONEYARD_* variables, which override the defaults.
@@ -115,9 +118,14 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         parser.error(f"invalid {where}: {first['msg']}")
     for warning in unknown_variables(os.environ):
         print(f"boneyard-server: warning: {warning}", file=sys.stderr)
+    if settings.cluster is not None and importlib.util.find_spec("nats") is None:
+        parser.error("--cluster needs nats-py: pip install 'boneyard[cluster]'")
     try:
         return _loop_runner(settings)(serve(settings))
     except StorageError as error:  # corrupt, locked by another server, from a newer version, ...
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    except ClusterError as error:
         print(f"boneyard-server: {error}", file=sys.stderr)
         return 1
     except OSError as error:  # e.g. the port is taken
@@ -198,6 +206,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="log level (default info; env BONEYARD_LOG_LEVEL)",
     )
     srv.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    srv.add_argument(
+        "--cluster",
+        metavar="URL",
+        help="join a cluster on NATS JetStream at URL, e.g. nats://HOST:4222 (env BONEYARD_CLUSTER)",
+    )
+    srv.add_argument("--node", metavar="NAME", help="this node's name in the cluster (env BONEYARD_NODE)")
     srv.set_defaults(run=_run_serve)
 
     records = commands.add_parser("records", help="finished games' records in the database")

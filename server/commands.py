@@ -60,15 +60,33 @@ class Link(Protocol):
         ...
 
 
+class Router(Protocol):
+    """Where a cluster node sends commands for tables it does not own (``boneyard.server.cluster``)."""
+
+    def forwards(self, session: Session, command: Any) -> bool:
+        """Forward ``command`` if another node owns the table it names; whether it did."""
+        ...
+
+    def fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
+        """Reply to ``get_record`` from the cluster's records (this node has not got it)."""
+        ...
+
+    def resume(self, link: Link, command: Identify) -> None:
+        """Resume a token this node does not know from the cluster's tokens (or close with 4002)."""
+        ...
+
+
 class Commands:
     """The table tier's front door: what a connection hands every decoded command to."""
 
-    __slots__ = ("hello", "lobby")
+    __slots__ = ("cluster", "hello", "lobby")
 
     def __init__(self, lobby: Lobby, hello: bytes) -> None:
         self.lobby = lobby
         self.hello = hello
         """The ``hello`` body (the same for every connection)."""
+        self.cluster: Router | None = None
+        """On a cluster node: forwards commands for other nodes' tables (``None``: a single node)."""
 
     # -- what the socket tier calls --------------------------------------------------------------------
 
@@ -100,6 +118,16 @@ class Commands:
                 self._error(link, "not_identified", "identify first", reply_to)
                 link.close_with(4001, "the first command must be identify")
             return
+        cluster = self.cluster
+        if cluster is not None and cluster.forwards(session, command):
+            return  # the table's owner handles it and replies (through this session)
+        self.dispatch(link, session, command)
+
+    def dispatch(self, link: Link, session: Session, command: Any) -> None:
+        """An identified session's command, handled here: its reply or ``error`` (a command forwarded
+        by another node comes in here too, for a relay session)."""
+        kind = command.type
+        reply_to = command.id
         try:
             HANDLERS[kind](self, link, session, command)
         except CommandError as refused:
@@ -138,10 +166,18 @@ class Commands:
             log.info("identified", extra=ids(player_id=session.player_id, peer=peer))
             return
         resumed = lobby.by_token.get(command.resume.token)
+        if resumed is None and self.cluster is not None:
+            self.cluster.resume(link, command)  # its home may have been another node
+            return
         if resumed is None:
             link.close_with(4002, "unknown or expired resume token")
             return
-        session = resumed
+        self.resumed(link, resumed, command)
+
+    def resumed(self, link: Link, session: Session, command: Identify) -> None:
+        """``session`` resumes on ``link``: the messages it missed, or a snapshot of each of its tables."""
+        assert command.resume is not None
+        lobby = self.lobby
         old = session.client
         if old is not None and old is not link:  # another connection resumed this one's session
             old_link: Link = old  # type: ignore[assignment]  # sessions' clients are links
@@ -157,7 +193,8 @@ class Commands:
             session.deliver(body)
         if not missed:
             for table, seat in seats:
-                session.deliver(table.snapshot_body(seat))
+                if snapshot := table.snapshot_body(seat):  # a remote table's comes from its owner
+                    session.deliver(snapshot)
         for table, seat in seats:
             table.seat_connected(seat)
         lobby.enter_lobby(session)
@@ -212,6 +249,9 @@ class Commands:
 
     def _get_record(self, link: Link, session: Session, command: Any) -> None:
         body = self.lobby.record_bodies.reply(command.record_id, command.id)
+        if body is None and self.cluster is not None:
+            self.cluster.fetch_record(session, command.record_id, command.id)
+            return
         if body is None:
             raise CommandError("no_such_record", f"no finished game has the record {command.record_id}")
         session.deliver(body)

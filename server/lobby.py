@@ -220,7 +220,10 @@ class Lobby:
         self.pushes.spectators_changed(table)
 
     def table_list_body(self, reply_to: CommandId | None) -> bytes:
-        return table_list_body(self.tables.values(), reply_to)
+        remote = self.pushes.remote
+        if remote is None:
+            return table_list_body(self.tables.values(), reply_to)
+        return table_list_body([*self.tables.values(), *remote.listed()], reply_to)
 
     def remove_table(self, table: Table) -> None:
         if self.tables.pop(table.table_id, None) is None:

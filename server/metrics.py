@@ -176,6 +176,35 @@ class Metrics:
 
         return committed
 
+    def watch_cluster(self, tables_owned: Callable[[], int]) -> ClusterMetrics:
+        """Add a cluster node's series."""
+        return ClusterMetrics(self.registry, tables_owned)
+
     def render(self) -> bytes:
         """The Prometheus text exposition of every series."""
         return generate_latest(self.registry)
+
+
+class ClusterMetrics:
+    """A cluster node's series (``boneyard.server.cluster``)."""
+
+    def __init__(self, reg: CollectorRegistry, tables_owned: Callable[[], int]) -> None:
+        owned = Gauge("boneyard_cluster_tables_owned", "Tables this node owns.", registry=reg)
+        owned.set_function(tables_owned)
+        self.routed = Counter(
+            "boneyard_cluster_routed_commands",
+            "Commands forwarded to the node owning their table.",
+            registry=reg,
+        )
+        self.journal_seconds = Histogram(
+            "boneyard_cluster_journal_append_seconds",
+            "How long each append to a table's JetStream journal took.",
+            buckets=LATENCY_BUCKETS,
+            registry=reg,
+        )
+        self.lease_renewals = Counter(
+            "boneyard_cluster_lease_renewals", "Table leases renewed.", registry=reg
+        )
+        self.lease_failures = Counter(
+            "boneyard_cluster_lease_renewal_failures", "Table lease renewals that failed.", registry=reg
+        )

@@ -97,7 +97,7 @@ class Presence:
 
     def enter_lobby(self, session: Session) -> None:
         """A connected session at no table is in the lobby (it gets the lobby's pushes)."""
-        if session.client is not None and not session.tables:
+        if session.client is not None and not session.tables and not session.relayed:
             self.idle.add(session)
 
     def at_table(self, session: Session) -> None:

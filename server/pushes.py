@@ -15,7 +15,7 @@ still more pushes; a batch costs one frame per session per push.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from typing import Protocol
 
 import msgpack
@@ -54,6 +54,18 @@ class Listed(Protocol):
     def listeners(self) -> list[Listener]: ...
 
 
+class RemoteTables(Protocol):
+    """The other nodes' tables, on a cluster node (``boneyard.server.cluster.node.ClusterNode``)."""
+
+    def get(self, table_id: str) -> Listed | None:
+        """Another node's table (``None``: not another node's)."""
+        ...
+
+    def listed(self) -> list[Listed]:
+        """Every other node's table."""
+        ...
+
+
 class LobbyPushes:
     """Table changes, pushed coalesced: to the lobby's sessions (``idle``) every ``seconds`` at most,
     and spectator counts to the table's members; a table's other changes to its members at once."""
@@ -65,6 +77,8 @@ class LobbyPushes:
         "_spectated_timer",
         "clock",
         "idle",
+        "on_note",
+        "remote",
         "seconds",
         "tables",
     )
@@ -82,6 +96,10 @@ class LobbyPushes:
         self._spectated: set[str] = set()
         """Tables whose spectator count changed since the last coalesced push."""
         self._spectated_timer: Cancellable | None = None
+        self.remote: RemoteTables | None = None
+        """On a cluster node: the other nodes' tables, pushed like this node's own."""
+        self.on_note: Callable[[str], None] | None = None
+        """On a cluster node: told of each change of one of this node's tables (for the directory)."""
 
     def table_changed(self, table: Listed) -> None:
         """Push ``table_updated`` to everyone at the table now, and to the lobby soon."""
@@ -114,7 +132,14 @@ class LobbyPushes:
                 self.tell_table(table)
 
     def note(self, table_id: str, change: str) -> None:
-        """Remember a change for the next lobby push; changes to one table in between merge into one."""
+        """Remember a change of this node's table for the next lobby push; changes to one table in
+        between merge into one."""
+        if self.on_note is not None:
+            self.on_note(table_id)
+        self.note_remote(table_id, change)
+
+    def note_remote(self, table_id: str, change: str) -> None:
+        """Remember a change of any table (another node's too) for the next lobby push."""
         self._pending[table_id] = change  # "removed" overrides "updated"; "updated" cannot follow it
         if self._push_timer is None:
             self._push_timer = self.clock.call_later(self.seconds, self._push)
@@ -130,8 +155,11 @@ class LobbyPushes:
         removed: list[str] = []
         bodies: list[bytes] = []
         size = 0
+        remote = self.remote
         for table_id, change in pending.items():
             table = self.tables.get(table_id)
+            if table is None and remote is not None:
+                table = remote.get(table_id)
             if change == "removed" or table is None:
                 removed.append(table_id)
                 size += len(table_id) + 2

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import secrets
 from collections import deque
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from boneyard.server.meter import TokenBucket
 from boneyard.server.wire import stamp
@@ -81,6 +81,10 @@ class Session:
         "timer",
         "token",
     )
+
+    relayed: ClassVar[bool] = False
+    """A remote player's stand-in on a cluster node that owns their table (their home node has their
+    lobby: this one never pushes it to them)."""
 
     def __init__(self, player_id: str, name: str, log_frames: int) -> None:
         self.player_id = player_id

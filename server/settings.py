@@ -161,6 +161,18 @@ class Settings(BaseSettings):
     records_in_memory: int = Field(default=2_000, ge=1)
     """Finished games' records kept by the in-memory store (oldest dropped first)."""
 
+    cluster: str | None = None
+    """Join a cluster of nodes on NATS with JetStream at this URL (``nats://HOST:4222``; several,
+    comma-separated, for a NATS cluster): one lobby across the nodes, a table on the node that created
+    it, commands routed to it from the others. ``None``: a single node (``db``, ``durable``).
+    Needs the ``cluster`` extra (``pip install 'boneyard[cluster]'``)."""
+    cluster_lease_seconds: float = Field(default=3.0, ge=0.5, le=60)
+    """How long a cluster node's hold on its tables outlives its last renewal (renewed every third of
+    it): a killed or cut-off node's tables are taken over by another node within about this long."""
+    node: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    """This node's name in the cluster (letters, digits, ``-`` and ``_``); ``None``: the host name and
+    the port (the process id with port 0). Two nodes must never share one."""
+
     @model_validator(mode="after")
     def _resume_fits_queue(self) -> Self:
         # A resume replays the whole buffer at once: it must fit the send queue.

@@ -1,0 +1,2 @@
+class ClusterError(Exception):
+    """The node cannot join or reach its cluster (said to the operator in one line)."""

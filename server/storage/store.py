@@ -216,6 +216,32 @@ NO_LOG = NoLog()
 TableRows = tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]]
 
 
+def table_rows(table: LoggedTable) -> TableRows:
+    """A table's row (the columns of ``tables`` but the deadline) and its seats' rows, as stored."""
+    table_id = table.table_id
+    row = (
+        table_id,
+        table.game,
+        json.dumps(table.options_dict),
+        table.turn_seconds,
+        table.status,
+        table.games,
+        table.seed,
+        json.dumps(sorted(table.rematch)),
+        table.bot_delay_ms,
+        table.record_id,
+        *table.deal_columns(),
+        table.owner,
+        table.invite,
+        table.hand_pause_ms,
+        None if (ready := table.hand_ready) is None else json.dumps(ready),
+    )
+    seats = tuple(
+        (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats
+    )
+    return row, seats
+
+
 class DurableLog:
     """A :class:`TableLog` writing through the journal; a table's unchanged rows are not rewritten."""
 
@@ -226,26 +252,7 @@ class DurableLog:
 
     def table(self, table: LoggedTable, *, stored: bool = False) -> None:
         table_id = table.table_id
-        row = (
-            table_id,
-            table.game,
-            json.dumps(table.options_dict),
-            table.turn_seconds,
-            table.status,
-            table.games,
-            table.seed,
-            json.dumps(sorted(table.rematch)),
-            table.bot_delay_ms,
-            table.record_id,
-            *table.deal_columns(),
-            table.owner,
-            table.invite,
-            table.hand_pause_ms,
-            None if (ready := table.hand_ready) is None else json.dumps(ready),
-        )
-        seats = tuple(
-            (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats
-        )
+        row, seats = table_rows(table)
         before = self._rows.get(table_id)
         self._rows[table_id] = (row, seats)
         if stored or before == (row, seats):

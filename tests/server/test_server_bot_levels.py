@@ -9,7 +9,9 @@ import msgpack
 import pytest
 from server_testkit import Player, is_event, running_server
 
-from boneyard.server.games.records import replay
+from boneyard.server.botmoves import bot_random
+from boneyard.server.games.records import RecordDealer, replay
+from boneyard.server.games.registry import game_spec
 
 TABLES = [
     ("moon", {"target": 5}, [0, 1, 2], ["basic", "good", "strong"]),
@@ -87,3 +89,44 @@ async def test_malformed_levels_are_refused_and_nothing_is_created(command: dict
         reply = await ana.next()
         assert reply.type == "error" and reply.code == "invalid_message" and reply.reply_to == 7
         assert (await ana.request(type="list_tables")).tables == ()
+
+
+@pytest.mark.parametrize(("away_level", "not_levels"), [("strong", ("basic", "good")), ("basic", ("good",))])
+async def test_an_away_player_is_played_at_the_away_level(
+    away_level: str, not_levels: tuple[str, ...]
+) -> None:
+    """Bo drops for good: every move the server makes for him is the choice of an ``away_bot_level`` bot
+    from his seat's view and the move's seed (recomputed from the record and its revealed seed), and some
+    of them differ from what the other levels would have chosen, so a server ignoring the setting fails."""
+    # A seeded server deals the same game every run (the bots' choices follow from the seed), so the
+    # moves where the levels differ are there every run, not only in most deals.
+    async with running_server(away_bot_level=away_level, grace_seconds=0.05, seed=5) as server:
+        bo = await Player.connect(server.url, "bo")
+        created = await bo.request(
+            type="create_table", game="moon", options={"target": 7}, seat=0, bots=[1, 2], turn_seconds=None
+        )
+        watcher = await Player.connect(server.url, "wes")
+        await watcher.request(type="spectate", table_id=created.table.table_id)
+        bo.ws.transport.abort()
+        away = await watcher.until(lambda m: m.type == "seat_status" and m.seat == 0 and m.auto, timeout=10)
+        assert not away.connected
+        over = (await watcher.until(is_event("game_over"), timeout=120)).event
+        record = (await watcher.request(type="get_record", record_id=over.record_id)).record.model_dump()
+    spec = game_spec("moon")
+    engine = spec.new_game(spec.options_from_dict(record["options"]), RecordDealer(record))
+    seed = record["fairness"]["server_seed"]
+    chosen = 0
+    differs = dict.fromkeys(not_levels, 0)
+    for moves, entry in enumerate(a for hand in record["hands"] for a in hand["actions"]):
+        action = spec.action_from_record(entry)
+        if entry["seat"] == 0:
+            assert entry.get("auto") is True, "the server played every move of his"
+            view = engine.view(0)
+            if len(view.legal_actions) > 1:
+                chosen += 1
+                assert spec.bot_at(away_level)(view, bot_random(seed, moves)) == action
+                for level in not_levels:
+                    differs[level] += spec.bot_at(level)(view, bot_random(seed, moves)) != action
+        engine.apply(entry["seat"], action)
+    assert chosen >= 5
+    assert all(differs.values()), (chosen, differs)

@@ -10,6 +10,7 @@ import shlex
 import tomllib
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 from server_testkit import running_server
@@ -61,10 +62,18 @@ def env_settings(variables: dict[str, str]) -> dict[str, str]:
     return fields
 
 
+def default_services(spec: dict[str, Any]) -> dict[str, Any]:
+    """The services ``docker compose up`` starts: those in no profile."""
+    return {name: service for name, service in spec["services"].items() if "profiles" not in service}
+
+
+def profile_services(spec: dict[str, Any], profile: str) -> dict[str, Any]:
+    return {name: s for name, s in spec["services"].items() if profile in s.get("profiles", ())}
+
+
 def test_compose_runs_one_service_with_its_port_its_volume_and_real_settings() -> None:
     spec = compose()
-    (name,) = spec["services"]
-    service = spec["services"][name]
+    ((name, service),) = default_services(spec).items()
     assert service["build"] == "."
     environment = env_settings(service["environment"])
     settings = Settings(**environment)  # the values validate, too
@@ -83,7 +92,8 @@ def test_the_dockerfile_installs_the_server_and_runs_it_as_a_user_with_a_health_
     assert base == "python:3.11-slim"
     copied = {shlex.split(args)[0] for args in instruction("COPY")}
     assert {"pyproject.toml", "protocol", "server"} <= copied
-    assert any("pip install ." in args for args in instruction("RUN"))
+    installs = [shlex.split(args) for args in instruction("RUN") if args.startswith("pip install")]
+    assert [words[:3] for words in installs] == [["pip", "install", ".[cluster]"]]  # a node can join a cluster
     (user,) = instruction("USER")
     assert user not in ("root", "0")
     keywords = [keyword for keyword, _ in dockerfile()]
@@ -100,10 +110,65 @@ def test_the_dockerfile_installs_the_server_and_runs_it_as_a_user_with_a_health_
 
 
 def test_the_compose_and_dockerfile_environments_agree() -> None:
-    service = next(iter(compose()["services"].values()))
+    service = next(iter(default_services(compose()).values()))
     for name, value in dockerfile_env().items():
         if name.startswith("BONEYARD_") and name in service["environment"]:
             assert str(service["environment"][name]) == value, name
+
+
+def haproxy_sections(text: str) -> dict[str, list[list[str]]]:
+    """An HAProxy configuration as ``{section header: its lines, split into words}``."""
+    sections: dict[str, list[list[str]]] = {}
+    lines: list[list[str]] = []
+    for raw in text.splitlines():
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        if raw[0].isspace():
+            lines.append(raw.split())
+        else:
+            lines = sections.setdefault(raw.strip(), [])
+    return sections
+
+
+def test_the_cluster_profile_runs_nats_three_nodes_and_a_websocket_load_balancer() -> None:
+    spec = compose()
+    cluster = profile_services(spec, "cluster")
+    assert set(cluster) == {"nats", "node1", "node2", "node3", "haproxy"}
+    nats = cluster["nats"]
+    command = nats["command"]
+    assert "-js" in command  # JetStream: the journals, leases, directory and tokens
+    (mount,) = nats["volumes"]
+    volume, _, target = mount.partition(":")
+    assert volume in spec["volumes"] and command[command.index("-sd") + 1] == target
+
+    nodes = {name: service for name, service in cluster.items() if name.startswith("node")}
+    ports = set()
+    for name, node in nodes.items():
+        settings = Settings(**env_settings(node["environment"]))
+        address = urlsplit(settings.cluster or "")
+        assert (address.scheme, address.hostname, address.port) == ("nats", "nats", 4222)
+        assert settings.node == name  # each node named after its service, so none twice
+        assert settings.host == "0.0.0.0" and "ports" not in node  # reached through the balancer only
+        ports.add(settings.port)
+        assert node["build"] == "." and node["depends_on"]["nats"]["condition"] == "service_healthy"
+        assert node["healthcheck"]["test"] == ["CMD", *HEALTHCHECK]
+
+    balancer = cluster["haproxy"]
+    (config,) = balancer["configs"]
+    assert config["target"] == "/usr/local/etc/haproxy/haproxy.cfg"
+    sections = haproxy_sections(spec["configs"][config["source"]]["content"])
+    assert ["mode", "http"] in sections["defaults"]  # the websocket upgrade is an HTTP request
+    assert any(line[:2] == ["timeout", "tunnel"] for line in sections["defaults"])  # then a long tunnel
+    (frontend,) = [lines for header, lines in sections.items() if header.startswith("frontend")]
+    (bind,) = [line for line in frontend if line[0] == "bind"]
+    (published,) = balancer["ports"]
+    assert published.split(":")[1] == bind[1].rsplit(":", 1)[1]
+    (backend,) = [lines for header, lines in sections.items() if header.startswith("backend")]
+    servers = {line[1]: line[2] for line in backend if line[0] == "server"}
+    (port,) = ports
+    assert servers == {name: f"{name}:{port}" for name in nodes}
+    assert ["option", "httpchk", "GET", "/healthz"] in backend  # a node cut off from NATS is taken out
+    assert ["http-check", "expect", "status", "200"] in backend
 
 
 async def test_the_health_check_command_asks_healthz() -> None:

@@ -7,9 +7,12 @@ the widow unknown to all but the bidder). Each candidate is then played out in e
 world on the engine's fast path (:class:`MoonState`) with a quick greedy policy for
 every seat, and the candidate with the best average outcome wins:
 
-- card play: each legal tile, over the same worlds;
+- card play: each legal tile, over the same worlds; with few tiles left (``solve_at``) each
+  world is solved exactly instead (:mod:`.endgame`: alpha-beta, both sides perfect), and a
+  defender's worlds give the bidder tiles that fit its contract (``infer``);
 - bidding: the tricks the seat would take as bidder in each world (widow added, a
-  heuristic discard and trump), hence the chance of making each bid, 21 included;
+  heuristic discard and trump), hence the chance of making each bid, 21 included; or
+  (``widow_worlds``) widow by widow, each with the contract the bidder would choose on seeing it;
 - discard and trump: each promising pair over worlds of the opponents' hands.
 
 A hand's outcome for the seat is its points minus the mean of the others', plus a bonus (or a
@@ -32,176 +35,28 @@ True
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from boneyard.server.games.determinize import Holder, sample_holdings
+from boneyard.server.games.moon import endgame
 from boneyard.server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play
 from boneyard.server.games.moon.bot import estimate
-from boneyard.server.games.moon.rules import (
-    GRAND,
-    LED,
-    LED_TRUMP,
-    MOON_MASK,
-    POWER,
-    SUIT_MASK,
-    TRUMP_MASK,
-    TRUMPS,
-    ids_of,
-    settle,
-    trump_index,
+from boneyard.server.games.moon.playout import (
+    LOW,
+    WIN_BONUS,
+    game_value,
+    judge,
+    outcome,
+    play_out,
+    play_out_solved,
+    win_chance,
 )
-from boneyard.server.games.moon.state import OVER, PLAYING, MoonState
+from boneyard.server.games.moon.rules import GRAND, MOON_MASK, TRUMP_MASK, TRUMPS, ids_of, settle
+from boneyard.server.games.moon.state import PLAYING, MoonState
 from boneyard.server.games.moon.view import MoonView
-from boneyard.server.games.tiles import ALL_TILES, IS_DOUBLE, PIPS, TILE_IDS
-
-WIN_BONUS = 30.0
-"""What deciding the game is worth on top of the hand's points (a loss counts half of it against)."""
-
-# LOW[t][tid]: how cheap a tile is to throw under trump t (non-trumps first, then by rank, then pips).
-LOW: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        (TRUMP_MASK[t] >> i & 1) * 10000 + (POWER[t * 8 + LED[t][i]][i] + 1) * 100 + PIPS[i]
-        for i in range(28)
-    )
-    for t in range(9)
-)
-
-
-def _mask(tiles: Sequence[tuple[int, int]]) -> int:
-    mask = 0
-    for tile in tiles:
-        mask |= 1 << TILE_IDS[tile]
-    return mask
-
-
-def greedy_move(st: MoonState) -> int:
-    """The playout policy: the bidder draws trumps, doubles cash, else the cheapest winner or the lowest."""
-    moves = st.legal_moves()
-    if len(moves) == 1:
-        return moves[0]
-    t = st.trump
-    low = LOW[t]
-    trick = st.trick
-    if not trick:
-        tmask = TRUMP_MASK[t]
-        if st.to_move == st.bidder:
-            trumps = [m for m in moves if tmask >> m & 1]
-            if trumps:
-                power = POWER[t * 8 + LED_TRUMP]
-                return max(trumps, key=power.__getitem__)
-        doubles = [m for m in moves if IS_DOUBLE[m] and not tmask >> m & 1]
-        if doubles:
-            return max(doubles, key=low.__getitem__)
-        return min(moves, key=low.__getitem__)
-    power = POWER[t * 8 + st.led]
-    best = max(power[x] for x in trick)
-    winners = [m for m in moves if power[m] > best]
-    if winners:
-        return min(winners, key=power.__getitem__)
-    return min(moves, key=low.__getitem__)
-
-
-def play_out(st: MoonState) -> None:
-    """Finish the hand's card play with :func:`greedy_move` for every seat."""
-    push = st.push
-    while st.phase == PLAYING:
-        push(greedy_move(st))
-
-
-def win_chance(scores: Sequence[int], seat: int, target: int) -> float:
-    """A rough chance that ``seat`` wins the game from ``scores``: a softmax of the scores, sharper as the
-    target is nearer (the leader at 20 of 21 is very likely to win; level scores give a third each).
-
-    >>> round(win_chance((0, 0, 0), 0, 21), 3), round(win_chance((20, 10, 10), 0, 21), 2)
-    (0.333, 0.77)
-    """
-    k = 4.0 / target
-    top = max(scores)
-    weights = [math.exp(k * (s - top)) for s in scores]
-    return weights[seat] / sum(weights)
-
-
-def game_value(st: MoonState, seat: int) -> float:
-    """What a scored hand is worth to ``seat`` on the scale of the game: 1 won, 0 lost, else its chance."""
-    if st.phase == OVER:
-        return 1.0 if st.winner == seat else 0.0
-    return win_chance(st.scores, seat, st.target)
-
-
-def outcome(st: MoonState, seat: int) -> float:
-    """How good a scored hand is for ``seat``: its points minus the others' mean, and the game's end."""
-    points = st.points
-    value = points[seat] - (sum(points) - points[seat]) / 2
-    if st.phase == OVER:
-        value += WIN_BONUS if st.winner == seat else -WIN_BONUS / 2
-    return value
-
-
-def _voids(view: MoonView, t: int) -> list[int]:
-    """Per seat, the tiles it cannot hold: every suit it failed to follow this hand (M9)."""
-    forbidden = [0, 0, 0]
-    for trick in (*view.played, view.trick):
-        if not trick:
-            continue
-        follow = SUIT_MASK[t * 8 + LED[t][TILE_IDS[trick[0][1]]]]
-        for seat, tile in trick[1:]:
-            if not follow >> TILE_IDS[tile] & 1:
-                forbidden[seat] |= follow
-    return forbidden
-
-
-def worlds(view: MoonView, rng: random.Random, count: int) -> Iterator[list[int]]:
-    """``count`` samples of every seat's hand (bitmasks, the viewer's own as it is) consistent with ``view``.
-
-    The widow (while bidding) and the discard (for a non-bidder) are dealt to holders of
-    their own and dropped: a playout never needs them.
-    """
-    me = view.viewer
-    assert me is not None
-    own = _mask(view.hand)
-    seen = (
-        own | _mask([tile for trick in view.played for _, tile in trick]) | _mask([x for _, x in view.trick])
-    )
-    if view.discard is not None:
-        seen |= 1 << TILE_IDS[view.discard]
-    forbidden = _voids(view, trump_index(view.trump)) if view.trump is not None else [0, 0, 0]
-    others = [s for s in range(3) if s != me]
-    holders = [Holder(view.tile_counts[s], forbidden[s] & ~own) for s in others]
-    hidden_rest = (MOON_MASK & ~seen).bit_count() - sum(h.size for h in holders)
-    if hidden_rest:
-        holders.append(Holder(hidden_rest))  # the widow, or the discard the viewer did not make
-    for _ in range(count):
-        masks = sample_holdings(rng, MOON_MASK & ~seen, holders)
-        hands = [0, 0, 0]
-        hands[me] = own
-        for seat, mask in zip(others, masks, strict=False):
-            hands[seat] = mask
-        yield hands
-
-
-def _state(view: MoonView, hands: list[int]) -> MoonState:
-    """A fast-path state at the viewer's decision, with ``hands`` filled in."""
-    st = MoonState(target=view.target)
-    st.hand_number = view.hand_number
-    st.scores = list(view.scores)
-    st.first = view.first
-    st.hands = hands
-    st.to_move = view.viewer if view.viewer is not None else -1
-    st.bids = [-1 if b is None else 0 if b == "pass" else int(b) for b in view.bids]
-    st.spoken = sum(1 for b in view.bids if b is not None)
-    st.high_bid = view.high_bid or 0
-    st.bidder = -1 if view.high_bidder is None else view.high_bidder
-    st.taken = list(view.tricks)
-    if view.trump is not None:
-        t = trump_index(view.trump)
-        st.trump = t
-        st.phase = PLAYING
-        st.trick = [TILE_IDS[x] for _, x in view.trick]
-        st.leader = view.leader if view.leader is not None else st.bidder
-        st.led = LED[t][st.trick[0]] if st.trick else -1
-    return st
+from boneyard.server.games.moon.worlds import state_at, tiles_mask, worlds
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
 
 
 def _contract(st: MoonState, seat: int, hand: int, discard: int, t: int, bid: int) -> None:
@@ -237,6 +92,13 @@ def _trump_guess(hand: int) -> tuple[int, int]:
     return best[1], best[2]
 
 
+def _best_trumps(hand: int, n: int) -> list[int]:
+    """The ``n`` best trumps for an 8-tile hand by the basic trick estimate (after the cheapest discard)."""
+    return sorted(
+        range(9), key=lambda t: (-estimate(ids_of(hand & ~(1 << _cheapest(hand, t, 1)[0])), t)[0], t)
+    )[:n]
+
+
 def _points_values(tricks: list[int]) -> Callable[[int], float]:
     """Points-mode value of each bid over the sampled trick counts (:func:`outcome`'s scale)."""
     n = len(tricks)
@@ -262,6 +124,11 @@ class MoonSearchBot:
         contract_worlds: int,
         pass_value: float = 0.0,
         for_the_game: bool = False,
+        solve_at: int = 0,
+        solve_worlds: int = 0,
+        tail: int = 0,
+        infer: bool = False,
+        widow_worlds: int = 0,
     ) -> None:
         self.play_worlds = play_worlds
         self.bid_worlds = bid_worlds
@@ -270,9 +137,27 @@ class MoonSearchBot:
         """Points mode: what passing is worth on the scale of :func:`outcome`."""
         self.for_the_game = for_the_game
         """Judge outcomes by :func:`game_value` (the chance to win the game), else by :func:`outcome`."""
+        self.solve_at = solve_at
+        """Card play with at most this many tiles in hand: each of ``solve_worlds`` worlds solved exactly."""
+        self.solve_worlds = solve_worlds
+        self.tail = tail
+        """Earlier card play: playouts end in an exact solve from ``tail`` tiles a hand (0: greedy only)."""
+        self.infer = infer
+        """Card play: the bidder's tiles are sampled to fit its contract (:func:`worlds`)."""
+        self.widow_worlds = widow_worlds
+        """Bidding: each possible widow judged over this many deals of the others' hands (0: sampled)."""
 
     def _value(self, st: MoonState, seat: int) -> float:
         return game_value(st, seat) if self.for_the_game else outcome(st, seat)
+
+    def _value_of(self, st: MoonState, taken: Sequence[int], seat: int) -> float:
+        """The value for ``seat`` of the hand in play at ``st`` ending with ``taken`` tricks."""
+        points, scores, winner = settle(st.high_bid, st.bidder, taken, st.scores, st.target)
+        if not self.for_the_game:
+            return judge(points, winner, seat)
+        if winner is not None:
+            return 1.0 if winner == seat else 0.0
+        return win_chance(scores, seat, st.target)
 
     def choose(self, view: MoonView, rng: random.Random) -> Action:
         """One of ``view.legal_actions`` (the view must be of the seat to move)."""
@@ -294,25 +179,37 @@ class MoonSearchBot:
         assert me is not None
         moves = sorted(TILE_IDS[a.tile] for a in view.legal_actions if isinstance(a, Play))
         totals = dict.fromkeys(moves, 0.0)
-        for hands in worlds(view, rng, self.play_worlds):
-            root = _state(view, hands)
+        if len(view.hand) <= self.solve_at:
+            for hands in worlds(view, rng, self.solve_worlds, infer=self.infer):
+                root = state_at(view, hands)
+                for move, taken in endgame.solve_moves(root, me).items():
+                    totals[move] += self._value_of(root, taken, me)
+            return max(moves, key=lambda m: (totals[m], -m))
+        for hands in worlds(view, rng, self.play_worlds, infer=self.infer):
+            root = state_at(view, hands)
             for move in moves:
                 st = root.copy()
                 st.push(move)
-                play_out(st)
-                totals[move] += self._value(st, me)
+                if self.tail:
+                    totals[move] += self._value_of(root, play_out_solved(st, me, self.tail), me)
+                else:
+                    play_out(st)
+                    totals[move] += self._value(st, me)
         return max(moves, key=lambda m: (totals[m], -m))
 
     def _bid(self, view: MoonView, rng: random.Random) -> Action:
         me = view.viewer
         assert me is not None
-        own = _mask(view.hand)
+        own = tiles_mask(view.hand)
+        if self.widow_worlds and not self.for_the_game:
+            value, passing = self._widow_values(view, rng), self.pass_value
+            return self._bid_with(view, value, passing)
         tricks: list[int] = []
         for hands in worlds(view, rng, self.bid_worlds):
             widow = MOON_MASK & ~(hands[0] | hands[1] | hands[2])
             full = own | widow
             t, discard = _trump_guess(full)
-            st = _state(view, hands)
+            st = state_at(view, hands)
             _contract(st, me, full, discard, t, 4)
             play_out(st)
             tricks.append(st.taken[me])
@@ -320,11 +217,44 @@ class MoonSearchBot:
             value, passing = self._bid_values(view, tricks)
         else:
             value, passing = _points_values(tricks), self.pass_value
+        return self._bid_with(view, value, passing)
+
+    def _bid_with(self, view: MoonView, value: Callable[[int], float], passing: float) -> Action:
         bids = [a for a in view.legal_actions if isinstance(a, Bid)]
         best = max(bids, key=lambda a: (value(a.bid), -a.bid))
         if Pass() in view.legal_actions and value(best.bid) <= passing:
             return Pass()
         return best
+
+    def _widow_values(self, view: MoonView, rng: random.Random) -> Callable[[int], float]:
+        """Points-mode value of each bid, widow by widow: each tile the viewer cannot see may be the
+        widow (equally likely); with it the bidder would choose its contract (of the three best trumps
+        by the trick estimate, the one taking most tricks over ``widow_worlds`` deals of the others'
+        hands), and the bid's value is that contract's over the same deals."""
+        me = view.viewer
+        assert me is not None
+        own = tiles_mask(view.hand)
+        unknown = MOON_MASK & ~own
+        others = [s for s in range(3) if s != me]
+        sizes = [Holder(view.tile_counts[s]) for s in others]
+        per_widow: list[Callable[[int], float]] = []
+        for widow in ids_of(unknown):
+            full = own | 1 << widow
+            contracts = [(t, _cheapest(full, t, 1)[0]) for t in _best_trumps(full, 3)]
+            tricks: list[list[int]] = [[] for _ in contracts]
+            for _ in range(self.widow_worlds):
+                dealt = sample_holdings(rng, unknown & ~(1 << widow), sizes)
+                hands = [0, 0, 0]
+                hands[me] = own
+                for seat, mask in zip(others, dealt, strict=True):
+                    hands[seat] = mask
+                for i, (t, discard) in enumerate(contracts):
+                    st = state_at(view, hands[:])
+                    _contract(st, me, full, discard, t, 4)
+                    play_out(st)
+                    tricks[i].append(st.taken[me])
+            per_widow.append(_points_values(max(tricks, key=sum)))
+        return lambda bid: sum(value(bid) for value in per_widow) / len(per_widow)
 
     def _bid_values(self, view: MoonView, tricks: list[int]) -> tuple[Callable[[int], float], float]:
         """Game values of each bid over the sampled trick counts, and of passing."""
@@ -354,17 +284,14 @@ class MoonSearchBot:
     def _discard(self, view: MoonView, rng: random.Random) -> int:
         me = view.viewer
         assert me is not None
-        full = _mask(view.hand)
+        full = tiles_mask(view.hand)
         guess, _ = _trump_guess(full)
-        ranked = sorted(
-            range(9), key=lambda t: (-estimate(ids_of(full & ~(1 << _cheapest(full, t, 1)[0])), t)[0], t)
-        )
-        trumps = sorted({guess, *ranked[:3]})
+        trumps = sorted({guess, *_best_trumps(full, 3)})
         candidates = [(d, t) for t in trumps for d in _cheapest(full, t, 2)]
         totals = dict.fromkeys(candidates, 0.0)
         for hands in worlds(view, rng, self.contract_worlds):
             for d, t in candidates:
-                st = _state(view, hands[:])
+                st = state_at(view, hands[:])
                 _contract(st, me, full, d, t, view.high_bid or 4)
                 play_out(st)
                 totals[(d, t)] += self._value(st, me)
@@ -374,17 +301,27 @@ class MoonSearchBot:
         me = view.viewer
         assert me is not None
         assert view.discard is not None
-        hand = _mask(view.hand)
+        hand = tiles_mask(view.hand)
         discard = TILE_IDS[view.discard]
         totals = [0.0] * 9
         for hands in worlds(view, rng, self.contract_worlds):
             for t in range(9):
-                st = _state(view, hands[:])
+                st = state_at(view, hands[:])
                 _contract(st, me, hand | 1 << discard, discard, t, view.high_bid or 4)
                 play_out(st)
                 totals[t] += self._value(st, me)
         return max(range(9), key=lambda t: (totals[t], -t))
 
 
-STRONG = MoonSearchBot(play_worlds=120, bid_worlds=600, contract_worlds=100)
+STRONG = MoonSearchBot(
+    play_worlds=120,
+    bid_worlds=600,
+    contract_worlds=100,
+    solve_at=4,
+    solve_worlds=48,
+    infer=True,
+    widow_worlds=14,
+)
+"""Exact endgames from 4 tiles a hand (48 worlds), the bidder's tiles inferred, bids judged widow by
+widow (15 widows x 14 deals x 3 contracts): bench/README.md has the pilots that chose it."""
 GOOD = MoonSearchBot(play_worlds=12, bid_worlds=60, contract_worlds=10)

@@ -1,0 +1,256 @@
+"""The cluster's :class:`~boneyard.server.storage.store.TableLog`: each table's durable changes in its
+JetStream journal, resume tokens in a key-value bucket.
+
+What a single node writes to SQLite (the table's row and seats, each accepted action, the turn's
+deadline, the removal) a cluster node appends to the table's
+:class:`~boneyard.server.cluster.journal.TableJournal`, through the node's
+:class:`~boneyard.server.cluster.writes.Writes`: appends of the node are serialized, each names the
+entry it follows (the fence), and frames wait for JetStream's acknowledgement, so nobody hears of an
+action before it is in the journal. A new table's first write is its lease (nobody else may write its
+journal). :func:`fold` turns a journal back into the
+:class:`~boneyard.server.storage.store.StoredTable` the restore path takes, exactly what a restart
+reads from SQLite. An append refused (:class:`~boneyard.server.cluster.journal.Fenced`: another node
+took the table over) or failing makes the node drop the table at once (``lost``).
+
+Entries are msgpack lists: ``["table", row, seats]`` (as :func:`~boneyard.server.storage.store.table_rows`),
+``["action", game, move, seat, action JSON, auto]``, ``["deadline", move, wall time]``, ``["removed"]``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+import msgpack
+from nats.js import JetStreamContext
+from nats.js.kv import KeyValue
+
+from boneyard.protocol.values import CommandId
+from boneyard.server.cluster.journal import Entry, Fenced, TableJournal
+from boneyard.server.cluster.leases import Lease, LeaseBook
+from boneyard.server.cluster.writes import Writes
+from boneyard.server.storage.crashlog import SeatEnds
+from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, table_rows
+from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
+from boneyard.server.wire import action_json
+
+log = logging.getLogger("boneyard.cluster")
+
+
+class Observe(Protocol):
+    def observe(self, amount: float) -> None: ...
+
+
+class JournalLog:
+    """Tables' changes to their journals, tokens to the tokens bucket (one per node)."""
+
+    def __init__(
+        self,
+        js: JetStreamContext,
+        writes: Writes,
+        leases: LeaseBook,
+        tokens: KeyValue,
+        node: str,
+        lost: Callable[[str, str], None],
+    ) -> None:
+        self._js = js
+        self._writes = writes
+        self.leases = leases
+        self._tokens = tokens
+        self._node = node
+        self._lost = lost
+        self.journals: dict[str, TableJournal] = {}
+        self.held: dict[str, Lease] = {}
+        """The leases of the tables this node owns, by table id (renewed by the node)."""
+        self._rows: dict[str, TableRows] = {}
+        self._dropped: set[str] = set()
+        """Tables lost to another node: their appends still queued are refused here."""
+        self.append_seconds: Observe | None = None
+
+    def adopt(self, journal: TableJournal, lease: Lease) -> None:
+        """A table taken over: its journal (replayed and claimed) and lease are this node's now."""
+        self.journals[journal.table_id] = journal
+        self.held[journal.table_id] = lease
+
+    def forget(self, table_id: str, *, lost: bool = False) -> None:
+        """The table is no longer this node's (``lost``, or handed over): nothing more is appended for it
+        (what is still queued for a lost table is refused: nobody may hear of it)."""
+        if lost:
+            self._dropped.add(table_id)
+        self.journals.pop(table_id, None)
+        self.held.pop(table_id, None)
+        self._rows.pop(table_id, None)
+
+    # -- TableLog ------------------------------------------------------------------------------------------
+
+    def table(self, table: LoggedTable, *, stored: bool = False) -> None:
+        table_id = table.table_id
+        rows = table_rows(table)
+        before = self._rows.get(table_id)
+        self._rows[table_id] = rows
+        if stored or before == rows:
+            return
+        if table_id not in self.journals:
+            self._open(table_id)
+        self._append(table_id, ["table", list(rows[0]), [list(seat) for seat in rows[1]]])
+
+    def _open(self, table_id: str) -> None:
+        """A new table: its journal, and first of all its lease."""
+        self.journals[table_id] = TableJournal(self._js, table_id, [])
+
+        async def acquire() -> None:
+            lease = await self.leases.acquire(table_id)
+            if lease is None:
+                self._lost(table_id, "its lease is held by another node")
+            else:
+                self.held[table_id] = lease
+
+        self._writes.write(acquire)
+
+    def table_removed(self, table_id: str) -> None:
+        if table_id not in self.journals:
+            return
+        self._append(table_id, ["removed"])
+        journal, lease = self.journals.pop(table_id), self.held.pop(table_id, None)
+        self._rows.pop(table_id, None)
+
+        async def release() -> None:
+            await journal.remove()
+            if lease is not None:
+                await self.leases.release(lease)
+
+        self._writes.write(release)
+
+    def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
+        self._append(table_id, ["action", game, move, seat, action_json(action), auto])
+
+    def action_end(
+        self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
+    ) -> None:
+        pass  # a player resumes through a node by snapshot (the home keeps the seq), never by replay
+
+    def deadline(self, table_id: str, move: int, when: float) -> None:
+        self._append(table_id, ["deadline", move, when])
+
+    def session(self, session: LoggedSession) -> None:
+        token, data = session.token, msgpack.packb([session.player_id, session.name, self._node])
+        if token is None:
+            return
+
+        async def put() -> None:
+            await self._tokens.put(token, data)
+
+        self._writes.write(put)
+
+    def session_gone(self, token: str) -> None:
+        async def delete() -> None:
+            await self._tokens.delete(token)
+
+        self._writes.write(delete)
+
+    def session_logs(self, sessions: Iterable[LoggedSession]) -> None:
+        pass  # a stopping node's players resume through another node, with snapshots
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        self._writes.after_commit(callback)
+
+    def _append(self, table_id: str, entry: list[Any]) -> None:
+        journal = self.journals.get(table_id)
+        if journal is None:
+            return  # the table is no longer this node's
+        data: bytes = msgpack.packb(entry)
+
+        async def append() -> bool:
+            if table_id in self._dropped:
+                return False  # lost meanwhile: nothing more for it, nor what follows
+            started = time.perf_counter()
+            try:
+                await journal.append(data)
+            except Fenced:
+                self._lost(table_id, "another node appended to its journal (fenced)")
+                return False
+            except Exception as error:
+                self._lost(table_id, f"its journal append failed: {error or type(error).__name__}")
+                return False
+            if self.append_seconds is not None:
+                self.append_seconds.observe(time.perf_counter() - started)
+            return True
+
+        self._writes.write(append)
+
+
+async def stored_sessions(
+    tokens: KeyValue, table: StoredTable
+) -> tuple[dict[str, StoredSession], dict[str, str]]:
+    """The sessions holding the table's seats, from the tokens bucket, and each player's home node."""
+    sessions: dict[str, StoredSession] = {}
+    homes: dict[str, str] = {}
+    for seat in table.seats:
+        if seat.token is None:
+            continue
+        try:
+            entry = await tokens.get(seat.token)
+        except Exception:  # the token is gone (given up): the seat is restored as given up
+            continue
+        if entry.value is None:
+            continue
+        player_id, name, home = msgpack.unpackb(entry.value)
+        # An empty log, not none: a takeover is no crash of the player's node, whose session numbering
+        # goes on (a crash's renumbering would restart a live connection's seq).
+        sessions[seat.token] = StoredSession(seat.token, player_id, name, 0, ())
+        homes[player_id] = home
+    return sessions, homes
+
+
+def fold(entries: Sequence[Entry]) -> StoredTable | None:
+    """The table a journal describes, as a restart would read it (``None``: removed, or never written)."""
+    row: list[Any] | None = None
+    seats: list[list[Any]] = []
+    actions: list[tuple[int, int, dict[str, Any], bool]] = []
+    deadline: tuple[int, float] | None = None
+    for entry in entries:
+        if entry.kind != "action":
+            continue  # a claim: a change of owner
+        data = msgpack.unpackb(entry.data)
+        kind = data[0]
+        if kind == "table":
+            row, seats = data[1], data[2]
+        elif kind == "action":
+            _, game, move, seat, action, auto = data
+            if move == 0:
+                actions = []  # a new game: the previous one's actions are in its record
+            actions.append((game, seat, json.loads(action), auto))
+        elif kind == "deadline":
+            deadline = (data[1], data[2])
+        elif kind == "removed":
+            return None
+    if row is None:
+        return None
+    (table_id, game, options, turn_seconds, status, games, seed, rematch, bot_delay_ms, record_id) = row[:10]
+    deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms, hand_ready = row[10:]
+    return StoredTable(
+        table_id=table_id,
+        game=game,
+        options=json.loads(options),
+        turn_seconds=turn_seconds,
+        status=status,
+        games=games,
+        seed=seed,
+        rematch=json.loads(rematch),
+        deadline=deadline[1] if deadline else None,
+        deadline_move=deadline[0] if deadline else None,
+        seats=[StoredSeat(s[1], s[2], bool(s[3]), bool(s[4]), s[5], s[6], s[7]) for s in seats],
+        actions=[(seat, action, auto) for g, seat, action, auto in actions if g == games],
+        bot_delay_ms=bot_delay_ms,
+        record_id=record_id,
+        deal_algorithm=deal_algorithm,
+        player_seeds=player_seeds,
+        dealt=bool(dealt),
+        owner=owner,
+        invite=invite,
+        hand_pause_ms=hand_pause_ms,
+        hand_ready=None if hand_ready is None else json.loads(hand_ready),
+    )

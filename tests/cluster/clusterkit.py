@@ -1,0 +1,93 @@
+"""Cluster nodes for the tests: real ``boneyard-server serve --cluster`` subprocesses on one nats-server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+# The protocol client and the oracle of the server tests (their folder is not a package).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+
+from server_testkit import Player
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FAST = {
+    "BONEYARD_BOT_DELAY_SECONDS": "0.005",
+    "BONEYARD_BOTS_ONLY_MOVE_SECONDS": "0.005",
+    "BONEYARD_COMMANDS_PER_SECOND": "10000",
+    "BONEYARD_COMMAND_BURST": "10000",
+    "BONEYARD_TABLES_PER_ADDRESS": "10000",
+    "BONEYARD_MAX_BOT_TABLES": "10000",
+    "BONEYARD_GC_FREEZE_SECONDS": "0",
+    "BONEYARD_DEAL_SEED_WAIT_MS": "0",
+    "BONEYARD_HAND_PAUSE_SECONDS": "0",
+    "BONEYARD_LOG_LEVEL": "warning",
+}
+
+
+class Node:
+    """One ``serve --cluster`` process on a free port."""
+
+    def __init__(self, name: str, process: asyncio.subprocess.Process, url: str) -> None:
+        self.name = name
+        self.process = process
+        self.url = url
+        self.port = int(url.rsplit(":", 1)[1].rstrip("/"))
+
+    async def stop(self, signum: int = signal.SIGTERM) -> int:
+        """Send ``signum`` and wait for the exit code."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.process.pid, signum)
+        return await asyncio.wait_for(self.process.wait(), 15)
+
+    async def errors(self) -> str:
+        """What the node wrote to standard error (once it has exited)."""
+        assert self.process.stderr is not None
+        return (await self.process.stderr.read()).decode()
+
+
+async def start_node(nats_url: str, name: str, env: dict[str, str] | None = None) -> Node:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "boneyard.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        "--cluster", nats_url, "--node", name,
+        cwd=ROOT, env={**os.environ, **FAST, **(env or {})},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode().strip()
+    if not line.startswith("boneyard: serving "):
+        process.kill()
+        raise AssertionError(f"node {name} did not start: {line!r} {(await process.stderr.read()).decode()}")
+    return Node(name, process, line.removeprefix("boneyard: serving ") + "/")
+
+
+@contextlib.asynccontextmanager
+async def cluster(nats_url: str, count: int, env: dict[str, str] | None = None) -> AsyncIterator[list[Node]]:
+    """``count`` nodes named ``n0``, ``n1``, ...; each is killed at the end if the test did not stop it."""
+    nodes = list(await asyncio.gather(*(start_node(nats_url, f"n{i}", env) for i in range(count))))
+    try:
+        yield nodes
+    finally:
+        for node in nodes:
+            if node.process.returncode is None:
+                node.process.kill()
+                await node.process.wait()
+
+
+async def table_listed(player: Player, table_id: str, timeout: float = 10.0) -> Any:
+    """Wait until ``table_id`` is in the player's ``list_tables`` (another node's table reaches every
+    node's directory within moments); its description."""
+    async with asyncio.timeout(timeout):
+        while True:
+            listing = await player.request(type="list_tables")
+            found = [t for t in listing.tables if t.table_id == table_id]
+            if found:
+                return found[0]
+            await asyncio.sleep(0.02)

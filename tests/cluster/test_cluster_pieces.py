@@ -1,0 +1,163 @@
+"""The cluster's pieces without subprocesses: the write-ahead gate, relay sessions, the journal TableLog.
+
+The journal test runs a real in-process node (``BoneyardServer`` with ``cluster``) on a real nats-server
+and reads the table's journal back the way a takeover does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import msgpack
+from clusterkit import Player
+
+from boneyard.server.app import BoneyardServer
+from boneyard.server.cluster.journal import TableJournal
+from boneyard.server.cluster.relay import BODY, PLACES, Bus, RelaySession, outbox
+from boneyard.server.cluster.tablelog import fold
+from boneyard.server.cluster.writes import Writes
+from boneyard.server.settings import Settings
+from boneyard.server.wire import body_of_dict
+
+if TYPE_CHECKING:
+    from natsserver import NatsServer
+
+pytest_plugins = ["natsserver"]  # the nats_server fixture
+
+
+async def test_writes_run_in_order_and_what_waits_goes_after_them() -> None:
+    writes = Writes(asyncio.get_running_loop())
+    done: list[str] = []
+
+    def write(name: str) -> Callable[[], Awaitable[bool]]:
+        async def run() -> bool:
+            await asyncio.sleep(0.001 * (3 - len(done)))  # the first takes longest
+            done.append(name)
+            return True
+
+        return run
+
+    writes.write(write("a"))
+    writes.after_commit(lambda: done.append("after a"))
+    writes.write(write("b"))
+    writes.after_commit(lambda: done.append("after b"))
+    assert writes.pending()
+    assert await writes.settled()
+    assert done == ["a", "after a", "b", "after b"] and not writes.pending()
+    writes.after_commit(lambda: done.append("at once"))
+    assert done[-1] == "at once"
+
+
+async def test_a_refused_write_drops_what_waited_for_it_but_not_what_came_after_the_cut() -> None:
+    writes = Writes(asyncio.get_running_loop())
+    sent: list[str] = []
+    refusals: list[int] = []
+    writes.on_refused = lambda: refusals.append(1)
+
+    go = asyncio.Event()
+
+    async def refused() -> bool:
+        await go.wait()  # in flight while the frames and the relay batch wait for it
+        writes.cut()  # what the node does when it learns it lost the table
+        writes.after_commit(lambda: sent.append("close after the cut"))
+        return False
+
+    async def fine() -> bool:
+        return True
+
+    writes.write(refused)
+    writes.after_commit(lambda: sent.append("the refused action's frames"))
+    waiting = asyncio.ensure_future(writes.settled())
+    writes.write(fine)
+    await asyncio.sleep(0.01)
+    go.set()
+    await asyncio.sleep(0.01)
+    assert sent == ["close after the cut"] and refusals == [1]
+    assert await waiting is False
+    assert await writes.settled() is True
+
+
+async def test_a_relay_session_sends_its_places_first_then_unstamped_bodies_in_order() -> None:
+    published: list[tuple[str, list]] = []
+    ready = asyncio.Event()
+    ready.set()
+
+    async def publish(subject: str, payload: bytes) -> None:
+        published.append((subject, msgpack.unpackb(payload)))
+
+    async def settled() -> bool:
+        await ready.wait()
+        return True
+
+    bus = Bus(asyncio.get_running_loop(), publish, settled, "owner")
+    relay = RelaySession("p1-x", "ana", home="home", owner="owner", bus=bus)
+
+    class Place:
+        table_id = "t1-x"
+
+    relay.tables[Place()] = 2  # type: ignore[index]  # what the table's roster writes
+    bodies = [body_of_dict({"type": "pong", "seq": 1, "reply_to": n}) for n in (1, 2)]
+    for body in bodies:
+        relay.deliver(body)
+    await asyncio.sleep(0.01)
+    assert published == [
+        (
+            outbox("home"),
+            [
+                "owner",
+                [
+                    [PLACES, "p1-x", "owner", {"t1-x": 2}],
+                    [BODY, "p1-x", bodies[0]],
+                    [BODY, "p1-x", bodies[1]],
+                ],
+            ],
+        )
+    ]
+    relay.tables.clear()
+    assert relay.sync_places() is False
+    await bus.close()
+
+
+async def test_the_journal_holds_what_rebuilds_the_table(nats_server: NatsServer) -> None:
+    settings = Settings(
+        port=0, cluster=nats_server.url, node="solo", deal_seed_wait_ms=0, bot_delay_seconds=0.0
+    )
+    async with BoneyardServer(settings) as server:
+        player = await Player.connect(server.url, "ana")
+        created = await player.request(
+            type="create_table", game="moon", options={"target": 7}, seat=0, bots=[1, 2], turn_seconds=40
+        )
+        table_id = created.table.table_id
+        await player.until(lambda m: m.type == "turn" and m.seat == 0 and bool(m.legal_actions))
+        turn = player.log[-1]
+        await player.send(type="act", table_id=table_id, action=turn.legal_actions[0].model_dump())
+        await player.until(lambda m: m.type == "event" and getattr(m.event, "seat", None) == 0)
+        assert server.lobby is not None and server.cluster is not None
+        table = server.lobby.tables[table_id]
+        await server.cluster.writes.settled()
+        journal = await TableJournal.open(server.cluster.js, table_id)
+        stored = fold(journal.entries)
+        assert stored is not None
+        assert stored.status == "playing" and stored.turn_seconds == 40 and stored.seed == table.seed
+        assert len(stored.actions) == table.moves > 0
+        assert [s.bot for s in stored.seats] == [False, True, True] and stored.seats[0].token == player.token
+        assert stored.deadline is not None and stored.deadline_move is not None
+        await player.close()
+
+
+async def test_a_node_that_cannot_reach_nats_stops_with_one_line() -> None:
+    from natsserver import free_port
+
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "boneyard.server.cli", "serve", "--port", "0",
+        "--cluster", f"nats://127.0.0.1:{free_port()}", "--node", "alone",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 1 and not out
+    said = err.decode()
+    assert "boneyard-server: cannot join the cluster at nats://127.0.0.1:" in said
+    assert "Traceback" not in said
