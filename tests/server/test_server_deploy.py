@@ -73,7 +73,7 @@ def profile_services(spec: dict[str, Any], profile: str) -> dict[str, Any]:
 
 def test_compose_runs_one_service_with_its_port_its_volume_and_real_settings() -> None:
     spec = compose()
-    ((name, service),) = default_services(spec).items()
+    ((_name, service),) = default_services(spec).items()
     assert service["build"] == "."
     environment = env_settings(service["environment"])
     settings = Settings(**environment)  # the values validate, too
@@ -93,7 +93,8 @@ def test_the_dockerfile_installs_the_server_and_runs_it_as_a_user_with_a_health_
     copied = {shlex.split(args)[0] for args in instruction("COPY")}
     assert {"pyproject.toml", "protocol", "server"} <= copied
     installs = [shlex.split(args) for args in instruction("RUN") if args.startswith("pip install")]
-    assert [words[:3] for words in installs] == [["pip", "install", ".[cluster]"]]  # a node can join a cluster
+    # a node can join a cluster
+    assert [words[:3] for words in installs] == [["pip", "install", ".[cluster]"]]
     (user,) = instruction("USER")
     assert user not in ("root", "0")
     keywords = [keyword for keyword, _ in dockerfile()]
