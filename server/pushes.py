@@ -55,7 +55,7 @@ class Listed(Protocol):
 
 
 class RemoteTables(Protocol):
-    """The other nodes' tables, on a cluster node (``boneyard.server.cluster.node.ClusterNode``)."""
+    """The other nodes' tables, on a cluster node (``boneyard.server.cluster.mirror.LobbyMirror``)."""
 
     def get(self, table_id: str) -> Listed | None:
         """Another node's table (``None``: not another node's)."""

@@ -39,7 +39,28 @@ TABLE_TIER = (
 )
 """Sans-I/O: none of these imports websockets or asyncio's sockets tier."""
 SOCKET_TIER = ("connection", "outbox", "app", "endpoints", "gckeeper", "hello", "wsconnection", "cli")
-SERVER_MIDDLE = {f"boneyard.server.{name}" for name in (*TABLE_TIER, *SOCKET_TIER)}
+CLUSTER = (
+    "node",
+    "mirror",
+    "home",
+    "owner",
+    "records",
+    "relay",
+    "takeover",
+    "tablelog",
+    "writes",
+    "leases",
+    "journal",
+    "directory",
+    "cas",
+)
+"""``boneyard.server.cluster``, every module (a new one is added here: the test below checks the list)."""
+CLUSTER_PARTS = ("mirror", "home", "owner", "records")
+"""What the node composes (through small typed protocols): none imports another part, nor the node."""
+SERVER_MIDDLE = {
+    *(f"boneyard.server.{name}" for name in (*TABLE_TIER, *SOCKET_TIER)),
+    *(f"boneyard.server.cluster.{name}" for name in CLUSTER),
+}
 
 
 def modules() -> dict[str, Path]:
@@ -146,6 +167,34 @@ def test_the_table_tier_touches_no_sockets() -> None:
     }
     # the host's LoopClock adapts the event loop (asyncio) to the table tier's Clock: the only exception
     assert wrong <= {("boneyard.server.host", "asyncio")}
+
+
+def test_every_cluster_module_is_listed() -> None:
+    found = {name for name in MODULES if under(name, "boneyard.server.cluster") and not _is_package(name)}
+    assert found == {f"boneyard.server.cluster.{name}" for name in CLUSTER}
+
+
+def test_only_the_app_imports_the_cluster_modules() -> None:
+    # the package itself (``ClusterError``) needs no nats-py: the command line names it too
+    wrong = {
+        (name, target)
+        for name in MODULES
+        if not under(name, "boneyard.server.cluster") and name != "boneyard.server.app"
+        for target in ours(name)
+        if under(target, "boneyard.server.cluster") and target != "boneyard.server.cluster"
+    }
+    assert not wrong
+
+
+def test_the_node_s_parts_meet_only_in_the_node() -> None:
+    parts = {f"boneyard.server.cluster.{name}" for name in CLUSTER_PARTS}
+    wrong = {
+        (name, target)
+        for name in (f"boneyard.server.cluster.{module}" for module in CLUSTER)
+        for target in ours(name)
+        if target == "boneyard.server.cluster.node" or (name in parts and target in parts - {name})
+    }
+    assert not wrong
 
 
 SOCKET_TIER_REACHES = {

@@ -42,6 +42,10 @@ Item = list[Any]
 Publish = Callable[[str, bytes], Awaitable[None]]
 
 
+REHOME = "boneyard.rehome"
+"""A player resumed through another node: ``[player_id, new home]`` to every node."""
+
+
 def inbox(node: str) -> str:
     """Where a node receives forwarded commands and controls (as a table's owner)."""
     return f"boneyard.node.{node}.in"

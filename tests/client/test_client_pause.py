@@ -11,6 +11,7 @@ import tui_support
 from tui_support import make_app, my_turn, table, until
 
 from boneyard.clients.cli.tui.screens import HandResultScreen
+from boneyard.clients.cli.tui.table import title_text
 
 seeded = tui_support.seeded
 
@@ -33,6 +34,7 @@ async def test_the_hand_result_counts_down_and_space_says_ready(seeded: Any) -> 
         hint = str(screen.query_one("#pause-hint").render())
         assert re.search(r"next hand in (59|60) s · Space or Enter: ready", hint), hint
         assert mirror.ready_awaited and mirror.view is not None and mirror.view.to_move is None
+        assert title_text(mirror, connected=True).plain.startswith("between hands · Moon")  # not game over
         await pilot.press("space")  # the only human at the table: the next hand comes at once
         await until(pilot, lambda: not isinstance(app.screen, HandResultScreen), what="the next hand")
         assert mirror.pause is None and mirror.view.hand_number >= 1

@@ -73,7 +73,7 @@ def profile_services(spec: dict[str, Any], profile: str) -> dict[str, Any]:
 
 def test_compose_runs_one_service_with_its_port_its_volume_and_real_settings() -> None:
     spec = compose()
-    ((name, service),) = default_services(spec).items()
+    (service,) = default_services(spec).values()
     assert service["build"] == "."
     environment = env_settings(service["environment"])
     settings = Settings(**environment)  # the values validate, too
@@ -93,7 +93,7 @@ def test_the_dockerfile_installs_the_server_and_runs_it_as_a_user_with_a_health_
     copied = {shlex.split(args)[0] for args in instruction("COPY")}
     assert {"pyproject.toml", "protocol", "server"} <= copied
     installs = [shlex.split(args) for args in instruction("RUN") if args.startswith("pip install")]
-    assert [words[:3] for words in installs] == [["pip", "install", ".[cluster]"]]  # a node can join a cluster
+    assert [words[:3] for words in installs] == [["pip", "install", ".[cluster]"]]  # nodes join clusters
     (user,) = instruction("USER")
     assert user not in ("root", "0")
     keywords = [keyword for keyword, _ in dockerfile()]
@@ -135,11 +135,13 @@ def test_the_cluster_profile_runs_nats_three_nodes_and_a_websocket_load_balancer
     cluster = profile_services(spec, "cluster")
     assert set(cluster) == {"nats", "node1", "node2", "node3", "haproxy"}
     nats = cluster["nats"]
-    command = nats["command"]
-    assert "-js" in command  # JetStream: the journals, leases, directory and tokens
+    (config,) = nats["configs"]
+    assert nats["command"] == ["-c", config["target"]]
     (mount,) = nats["volumes"]
     volume, _, target = mount.partition(":")
-    assert volume in spec["volumes"] and command[command.index("-sd") + 1] == target
+    assert volume in spec["volumes"]
+    assert f"store_dir: {target}" in spec["configs"][config["source"]]["content"]  # tested for real in
+    # tests/cluster/test_cluster_compose.py
 
     nodes = {name: service for name, service in cluster.items() if name.startswith("node")}
     ports = set()

@@ -54,8 +54,10 @@ def title_text(mirror: TableMirror | None, connected: bool) -> Text:
     out = Text(no_wrap=True, overflow="ellipsis")
     if not connected:
         out.append("reconnecting… ", "bold red")
-    if view.to_move is None:
+    if mirror.game_over is not None:
         out.append("game over · ", "bold")
+    elif view.to_move is None:  # a hand is scored and the next not dealt yet (the pause between hands)
+        out.append("between hands · ", "bold")
     elif mirror.my_turn:
         out.append(" YOUR TURN ", "bold reverse")
         out.append(" ")

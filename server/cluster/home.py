@@ -1,0 +1,247 @@
+"""The home side of a remote player: this node's sessions at tables other nodes own.
+
+The home keeps the player's :class:`~boneyard.server.session.Session` (numbering, log, token): it
+forwards their commands for another node's table to its owner, delivers the bodies the owner relays
+back, holds a :class:`~boneyard.server.cluster.relay.RemotePlace` per remote table (from the owner's
+``places``), and resumes a token whose home was another node (from the tokens bucket). ``get_record``
+for a record finished elsewhere is answered here too, from the records bucket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
+
+import msgpack
+from nats.aio.msg import Msg
+from nats.js.errors import KeyNotFoundError
+from nats.js.kv import KeyValue
+
+from boneyard.protocol import Identify, encode
+from boneyard.protocol.codec import HotAct
+from boneyard.protocol.values import CommandId
+from boneyard.server.cluster.relay import (
+    BODY,
+    COMMAND,
+    CONTROL,
+    PLACES,
+    REHOME,
+    Bus,
+    Publish,
+    RemotePlace,
+    inbox,
+)
+from boneyard.server.cluster.tablelog import JournalLog
+from boneyard.server.cluster.writes import Writes
+from boneyard.server.session import Session
+from boneyard.server.storage.stored import StoredSession
+from boneyard.server.wire import error_body
+
+if TYPE_CHECKING:
+    from boneyard.server.commands import Commands, Link
+    from boneyard.server.lobby import Lobby
+    from boneyard.server.metrics import ClusterMetrics
+    from boneyard.server.records import GameRecord
+
+log = logging.getLogger("boneyard.cluster")
+
+
+class Owners(Protocol):
+    """Who owns another node's table (the cluster-wide lobby)."""
+
+    def owner_of(self, table_id: str) -> str | None: ...
+
+
+class Records(Protocol):
+    """The cluster's finished records (:class:`~boneyard.server.cluster.records.ClusterRecords`)."""
+
+    async def fetch(self, record_id: str) -> GameRecord | None: ...
+
+
+class HomeSide:
+    """This node's players at other nodes' tables, and what only the cluster can answer them: a
+    :class:`~boneyard.server.commands.Router` (``attach`` the lobby, commands and metrics first)."""
+
+    def __init__(
+        self,
+        name: str,
+        bus: Bus,
+        publish: Publish,
+        owners: Owners,
+        tokens: KeyValue,
+        tablelog: JournalLog,
+        writes: Writes,
+        records: Records,
+    ) -> None:
+        self.name = name
+        self.bus = bus
+        self._publish = publish
+        self._owners = owners
+        self.tokens = tokens
+        self.tablelog = tablelog
+        self.writes = writes
+        self.records = records
+        self.lobby: Lobby | None = None
+        self.commands: Commands | None = None
+        self.metrics: ClusterMetrics | None = None
+        self.homed: dict[str, Session] = {}
+        """This node's sessions at other nodes' tables, by player id."""
+        self._places: dict[tuple[str, str], RemotePlace] = {}
+        self._former: dict[str, set[str]] = {}
+        """The nodes that owned one of a player's tables before it moved, by player id."""
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
+        self.lobby, self.commands, self.metrics = lobby, commands, metrics
+
+    def forwards(self, session: Session, command: Any) -> bool:
+        """Forward ``command`` to the owner if it names a table another node owns; whether it did."""
+        table_id = getattr(command, "table_id", None)
+        if table_id is None or self.lobby is None:
+            return False
+        place = self._places.get((session.player_id, table_id))
+        # The player's place knows a takeover first (the new owner's places come before its snapshot);
+        # a place at a table this node took over while the player was relayed stays relayed.
+        owner = place.owner if place is not None else None
+        if owner is None and table_id not in self.lobby.tables:
+            owner = self._owners.owner_of(table_id)
+        if owner is None:
+            return False
+        token = session.token
+        if command.type in ("join", "take_seat"):
+            token = self.lobby.token_for(session)  # the home holds the token: the player resumes here
+        self.homed[session.player_id] = session
+        self.bus.send(
+            inbox(owner), [COMMAND, session.player_id, session.name, self.name, token, _frame(command)]
+        )
+        if self.metrics is not None:
+            self.metrics.routed.inc()
+        return True
+
+    def _control(self, player_id: str, table_id: str, what: str, seat: int | None) -> None:
+        place = self._places.get((player_id, table_id))
+        if place is not None:
+            self.bus.send(inbox(place.owner), [CONTROL, player_id, table_id, what, seat])
+
+    async def on_outbox(self, msg: Msg) -> None:
+        """A batch of bodies and places relayed back (subject ``outbox(name)``)."""
+        sender, items = msgpack.unpackb(msg.data)
+        for item in items:
+            session = self.homed.get(item[1])
+            if session is None:
+                continue  # the session is gone here: nobody to deliver to
+            if self._stale(session, sender):
+                continue  # from a node the table moved away from (it was cut off): not the game any more
+            if item[0] == BODY:
+                session.deliver(item[2])
+            elif item[0] == PLACES:
+                self._set_places(session, item[2], item[3])
+            if session.client is None and not session.tables:
+                del self.homed[item[1]]  # gone from here, at no remote table: nothing more for it
+
+    def _stale(self, session: Session, sender: str) -> bool:
+        """Whether ``sender`` is a node one of the player's tables moved away from, and no longer the
+        owner of any: what it still sends (it was cut off or paused) is not the game any more."""
+        former = self._former.get(session.player_id)
+        if former is None or sender not in former:
+            return False
+        return not any(isinstance(p, RemotePlace) and p.owner == sender for p in session.tables)
+
+    def _moved(self, player_id: str, former: str, owner: str) -> None:
+        if former != owner:
+            self._former.setdefault(player_id, set()).add(former)
+
+    def _set_places(self, session: Session, owner: str, places: dict[str, int | None]) -> None:
+        """The tables ``owner`` says the player is at there now: the home session's remote places."""
+        lobby = self.lobby
+        assert lobby is not None
+        player_id = session.player_id
+        for old in [p for p in session.tables if isinstance(p, RemotePlace) and p.owner == owner]:
+            if old.table_id not in places:
+                del session.tables[old]
+                self._places.pop((player_id, old.table_id), None)
+        for table_id, seat in places.items():
+            known = self._places.get((player_id, table_id))
+            place = known or RemotePlace(table_id, owner, player_id, self._control)
+            self._moved(player_id, place.owner, owner)
+            place.owner = owner  # another node took the table over
+            self._places[(player_id, table_id)] = place
+            session.tables[place] = seat
+        if session.tables:
+            lobby.at_table(session)
+        else:
+            lobby.enter_lobby(session)
+
+    def forget_place(self, session: Session, table_id: str) -> None:
+        """The session's remote place at ``table_id`` is gone (this node owns the table now)."""
+        place = self._places.pop((session.player_id, table_id), None)
+        if place is not None:
+            session.tables.pop(place, None)
+            self._moved(session.player_id, place.owner, self.name)
+
+    def resume(self, link: Link, command: Identify) -> None:
+        """A token this node does not know: its player's home was another node (which died, or closed
+        the connection at a stop). The session is made from the tokens bucket, and every owner of the
+        player's tables told to relay here now; they send snapshots (``replayed: 0``, as after a crash)."""
+        self._spawn(self._resume(link, command))
+
+    async def _resume(self, link: Link, command: Identify) -> None:
+        lobby, commands = self.lobby, self.commands
+        assert lobby is not None and commands is not None and command.resume is not None
+        token = command.resume.token
+        try:
+            entry = await self.tokens.get(token)
+        except KeyNotFoundError:
+            entry = None
+        except Exception as error:
+            log.warning("cannot read the tokens bucket: %s", error)
+            entry = None
+        if entry is None or entry.value is None:
+            link.close_with(4002, "unknown or expired resume token")
+            return
+        player_id, name, _ = msgpack.unpackb(entry.value)
+        session = lobby.by_token.get(token) or lobby.restore_session(StoredSession(token, player_id, name))
+        self.homed[player_id] = session
+        self.tablelog.session(session)  # its home is this node now (a takeover relays here)
+        await self.writes.committed()
+        commands.resumed(link, session, command)
+        await self._publish(REHOME, msgpack.packb([player_id, self.name]))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
+        """``get_record`` for a record this node does not hold: from the bucket, replied when it comes."""
+        self._spawn(self._fetch_record(session, record_id, reply_to))
+
+    async def _fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        try:
+            found = await self.records.fetch(record_id)
+        except Exception as error:
+            log.warning("record %s: cannot read the records bucket: %s", record_id, error)
+            found = None
+        body = lobby.record_bodies.reply(record_id, reply_to) if found is not None else None
+        if body is None:
+            lobby.metrics.error("no_such_record")
+            body = error_body("no_such_record", f"no finished game has the record {record_id}", reply_to)
+        session.deliver(body)
+
+
+def _frame(command: Any) -> bytes:
+    """The command as its client sent it, encoded again (an ``act`` off the hot path has no model)."""
+    if isinstance(command, HotAct):
+        act = {
+            "type": "act",
+            "id": command.id,
+            "table_id": command.table_id,
+            "action": command.action.model_dump(),
+        }
+        packed: bytes = msgpack.packb(act)
+        return packed
+    return encode(command)

@@ -1,0 +1,144 @@
+"""The cluster-wide lobby on one node: the table directory followed, other nodes' tables listed, this
+node's own tables published.
+
+Every node mirrors the directory (:class:`~boneyard.server.cluster.directory.Directory`, bucket
+``boneyard-tables``: each table's public description, the bytes ``table_info`` encodes, its status and
+its owner), lists the other nodes' tables and pushes their changes to its own lobby like a local
+table's (:class:`~boneyard.server.pushes.RemoteTables`). The changes of this node's tables go to the
+directory coalesced (:data:`DIRECTORY_SECONDS`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+
+from boneyard.server.cluster.directory import Directory
+from boneyard.server.pushes import Listed
+from boneyard.server.seats import Listener
+
+if TYPE_CHECKING:
+    from boneyard.server.lobby import Lobby
+
+log = logging.getLogger("boneyard.cluster")
+
+DIRECTORY_SECONDS = 0.05
+"""A table's changes reach the directory within this (several changes in between: one write)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteTable:
+    """Another node's table as the directory lists it (a :class:`~boneyard.server.pushes.Listed`)."""
+
+    table_id: str
+    owner: str
+    status: str
+    packed: bytes
+
+    def info_packed(self) -> bytes:
+        return self.packed
+
+    def listeners(self) -> list[Listener]:
+        return []  # its members are the owner's to tell
+
+
+class LobbyMirror:
+    """The directory as this node's lobby sees it (``attach`` the lobby, then ``close`` at the end)."""
+
+    def __init__(self, name: str, directory: Directory) -> None:
+        self.name = name
+        self.directory = directory
+        self.lobby: Lobby | None = None
+        self._listed: dict[str, RemoteTable] = {}
+        """Other nodes' tables, by table id."""
+        self._dirty: set[str] = set()
+        self._publishing: asyncio.Task[None] | None = None
+        self._feed: asyncio.Task[None] | None = None
+
+    def attach(self, lobby: Lobby) -> None:
+        """List the directory's tables in ``lobby`` and follow its changes; publish the lobby's own."""
+        self.lobby = lobby
+        lobby.pushes.remote = self
+        lobby.pushes.on_note = self.noted
+        changes = self.directory.changes()
+        for key, value in self.directory.entries.items():
+            self._listing(key, value)
+        self._feed = asyncio.get_running_loop().create_task(self._follow(changes))
+
+    async def flush(self) -> None:
+        """Wait for the directory write under way (if any)."""
+        if self._publishing is not None:
+            await self._publishing
+
+    async def close(self) -> None:
+        """Stop following the directory."""
+        if self._feed is not None:
+            self._feed.cancel()
+        await self.directory.close()
+
+    def get(self, table_id: str) -> RemoteTable | None:
+        """Another node's table, as the directory lists it (``None``: no such table elsewhere)."""
+        return self._listed.get(table_id)
+
+    def listed(self) -> list[Listed]:
+        """Every other node's table."""
+        return list(self._listed.values())
+
+    def owner_of(self, table_id: str) -> str | None:
+        listed = self._listed.get(table_id)
+        return None if listed is None else listed.owner
+
+    async def _follow(self, changes: Any) -> None:
+        async for key, value in changes:
+            self._listing(key, value)
+
+    def _listing(self, table_id: str, value: bytes | None) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        if value is None:
+            if self._listed.pop(table_id, None) is not None:
+                lobby.pushes.note_remote(table_id, "removed")
+            return
+        owner, status, packed = msgpack.unpackb(value)
+        if owner == self.name:
+            self._listed.pop(table_id, None)  # this node's own table (taken over?): the lobby knows it
+            return
+        self._listed[table_id] = RemoteTable(table_id, owner, status, packed)
+        lobby.pushes.note_remote(table_id, "updated")
+
+    def others(self) -> list[tuple[str, str]]:
+        """Every other node's table, and its owner as the directory says."""
+        return [(table_id, listed.owner) for table_id, listed in self._listed.items()]
+
+    def noted(self, table_id: str) -> None:
+        """A table of this node changed (or went): into the directory soon."""
+        self._dirty.add(table_id)
+        if self._publishing is None:
+            self._publishing = asyncio.get_running_loop().create_task(self._publish_soon())
+
+    async def _publish_soon(self) -> None:
+        try:
+            await asyncio.sleep(DIRECTORY_SECONDS)
+            await self._publish_directory()
+        finally:
+            self._publishing = None
+
+    async def _publish_directory(self) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        while self._dirty:
+            dirty, self._dirty = self._dirty, set()
+            for table_id in dirty:
+                table = lobby.tables.get(table_id)
+                try:
+                    if table is None:
+                        await self.directory.remove(table_id)
+                    else:
+                        value = msgpack.packb([self.name, table.status, table.info_packed()])
+                        await self.directory.put(table_id, value)
+                except Exception as error:
+                    log.warning("table %s: cannot update the directory: %s", table_id, error)
