@@ -137,6 +137,13 @@ class BoneyardClient:
                 return
         elif reply_to == self.act_id:
             self.sent = None
+        elif self.role == "join" and code == "no_such_table" and self.table.table_id is not None:
+            # A cluster: this node has not heard of the new table yet (the directory is eventually
+            # consistent). Join again shortly; counted, so that a run shows how often it happened.
+            rec.counts["join_retries"] += 1
+            table_id = self.table.table_id
+            self.table.ctx.loop.call_later(0.05, lambda: self.send("join", table_id=table_id, seat=self.seat))
+            return
         elif self.table.bots and self.seat == 0 and code == "no_such_table":
             self.table.missed()  # a bots game can end (and its table go) before the spectate arrives
             return
@@ -202,7 +209,8 @@ class BoneyardTable:
         await asyncio.gather(*(self.open(client) for client in self.clients[1:]))
 
     async def open(self, client: BoneyardClient) -> bool:
-        return await self.ctx.open(client)
+        # Bots: a table's spectators on its creator's (and owner's) node; players: spread over the nodes.
+        return await self.ctx.open(client, self.ctx.port_for(self.index, 0 if self.bots else client.seat))
 
     def created(self, table_id: str) -> None:
         old, self.table_id = self.table_id, table_id

@@ -53,6 +53,9 @@ class WorkerConfig:
     ramp: float
     validate: bool = False
     seed: int = 0
+    ports: tuple[int, ...] = ()
+    """Several nodes of a cluster (bench/bench_cluster_load.py): seat ``s`` of table ``i`` connects to
+    ``ports[(i + s) % len(ports)]``, so a table's players sit on different nodes; empty: ``port`` for all."""
 
 
 @dataclass
@@ -92,14 +95,18 @@ class Ctx:
         self.rng = random.Random(cfg.seed * 1000 + cfg.worker)
         self.flat = cfg.pace != "human"
 
-    async def open(self, owner: Any) -> bool:
+    def port_for(self, index: int, seat: int) -> int:
+        ports = self.cfg.ports
+        return ports[(index + seat) % len(ports)] if ports else self.cfg.port
+
+    async def open(self, owner: Any, port: int | None = None) -> bool:
         """Connect ``owner`` (a table's client: ``on_message`` and a ``ws`` attribute, set at once)."""
 
         def bind(ws: WsClient) -> None:
             owner.ws = ws
 
         try:
-            ws = await connect(self.cfg.port, owner.on_message, self.closed, bind)
+            ws = await connect(port or self.cfg.port, owner.on_message, self.closed, bind)
         except Exception as error:  # refused, reset, timed out, bad upgrade: all count as failed
             owner.ws = None
             self.rec.counts["connect_failed"] += 1

@@ -159,6 +159,7 @@ def start_load(
         cfg = WorkerConfig(
             w, target, pace, port, tables, args.tables, t0, args.duration, args.ramp, args.validate, args.seed
         )
+        cfg.ports = tuple(getattr(args, "ports", ()))  # bench/bench_cluster_load.py: several nodes
         receiver, sender = mp.Pipe(duplex=False)
         proc = mp.Process(target=worker_entry, args=(cfg, sender), name=f"loadgen-{w}", daemon=True)
         proc.start()
