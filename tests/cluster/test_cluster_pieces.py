@@ -16,6 +16,7 @@ from clusterkit import Player
 
 from boneyard.server.app import BoneyardServer
 from boneyard.server.cluster.journal import TableJournal
+from boneyard.server.cluster.leases import Lease
 from boneyard.server.cluster.relay import BODY, PLACES, Bus, RelaySession, outbox
 from boneyard.server.cluster.tablelog import fold
 from boneyard.server.cluster.writes import Writes
@@ -161,3 +162,38 @@ async def test_a_node_that_cannot_reach_nats_stops_with_one_line() -> None:
     said = err.decode()
     assert "boneyard-server: cannot join the cluster at nats://127.0.0.1:" in said
     assert "Traceback" not in said
+
+
+async def test_a_node_renews_all_its_leases_at_once(nats_server: NatsServer) -> None:
+    """One after another, a node with hundreds of tables took longer than a lease lives to renew them on a
+    busy machine, and the other node took over the tables whose leases lapsed meanwhile (bench_cluster_load):
+    a renewal pass sends every renewal before the first answer comes back."""
+    tables = 12
+    settings = Settings(
+        port=0, cluster=nats_server.url, node="solo", tables_per_session=tables, tables_per_address=tables
+    )
+    async with BoneyardServer(settings) as server:
+        player = await Player.connect(server.url, "ana")
+        for _ in range(tables):  # waiting tables: a lease each, nothing playing
+            await player.request(type="create_table", game="moon", seat=0, bots=[], turn_seconds=None)
+        node = server.cluster
+        assert node is not None and len(node.tablelog.held) == tables
+        leases = node.tablelog.leases
+        renew = leases.renew
+        in_flight, most = 0, 0
+
+        async def counted(lease: Lease) -> Lease:
+            nonlocal in_flight, most
+            in_flight += 1
+            most = max(most, in_flight)
+            try:
+                return await renew(lease)
+            finally:
+                in_flight -= 1
+
+        before = dict(node.tablelog.held)
+        leases.renew = counted  # type: ignore[method-assign]
+        assert await node.ownership._renew_all()
+        assert most == tables  # every renewal was on its way at once
+        assert all(node.tablelog.held[t].revision > before[t].revision for t in before)  # each renewed
+        await player.close()
