@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from server_testkit import Player
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,3 +93,32 @@ async def table_listed(player: Player, table_id: str, timeout: float = 10.0) -> 
             if found:
                 return found[0]
             await asyncio.sleep(0.02)
+
+
+async def join_seats(players: list[Player], table_id: str, first: int = 0) -> None:
+    """Each player takes seat ``first``, ``first + 1``, ... once the table is listed on its own node."""
+    for seat, player in enumerate(players, start=first):
+        await table_listed(player, table_id)
+        assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"
+
+
+async def play_on(player: Player, table_id: str, rng: random.Random, elsewhere: str) -> list[Player]:
+    """Play to the end; closed with 1012, resume through ``elsewhere`` and play on. Each connection."""
+    try:
+        await player.play(table_id, rng)
+        return [player]
+    except ConnectionClosed:
+        assert player.ws.close_code == 1012, player.ws.close_code
+    again = await Player.connect(elsewhere, player.name, identify=False)
+    resume = {"token": player.token, "last_seq": player.seq}
+    welcome = await again.request(type="identify", name=player.name, resume=resume)
+    assert welcome.type == "welcome" and welcome.resumed and welcome.replayed == 0, welcome
+    again.token, again.seat = player.token, player.seat
+    await again.play(table_id, rng)
+    return [player, again]
+
+
+def not_subsequence(seen: list[Any], record: list[Any]) -> list[Any]:
+    """What of ``seen`` is not found, in order, in ``record`` (empty: a subsequence)."""
+    it = iter(record)
+    return [action for action in seen if not any(action == r for r in it)]

@@ -13,7 +13,7 @@ import signal
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from clusterkit import Node, Player, cluster, table_listed
+from clusterkit import Node, Player, cluster, join_seats, not_subsequence
 from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
 
@@ -37,17 +37,8 @@ async def seated_table(owner: Node, homes: list[Node], game: str, options: dict[
     players = [
         await Player.connect(homes[i % len(homes)].url, f"{tag}{i}") for i in range(options.get("players", 3))
     ]
-    for seat, player in enumerate(players):
-        await table_listed(player, table_id)
-        assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"
+    await join_seats(players, table_id)
     return table_id, players
-
-
-def not_subsequence(seen: list[Any], record: list[Any]) -> list[Any]:
-    """What of ``seen`` is not found, in order, in ``record`` (empty: a subsequence)."""
-    it = iter(record)
-    missing = [action for action in seen if not any(action == r for r in it)]
-    return missing
 
 
 @pytest.mark.parametrize("kill_after", [60])

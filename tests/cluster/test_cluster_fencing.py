@@ -13,11 +13,9 @@ import random
 import signal
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import Player, cluster, table_listed
+from clusterkit import Player, cluster, join_seats, not_subsequence, play_on
 from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
-from test_cluster_failover import not_subsequence
-from test_cluster_handover import play_on
 
 from boneyard.server.games.records import replay
 
@@ -36,9 +34,7 @@ async def test_a_frozen_owner_cannot_act_for_its_table_once_the_lease_moved(nats
             type="create_table", game="moon", options={"target": 14}, seat=0, turn_seconds=60
         )
         table_id = created.table.table_id
-        for seat, player in enumerate(players[1:], start=1):
-            await table_listed(player, table_id)
-            assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"
+        await join_seats(players[1:], table_id, first=1)
         rng = random.Random(5)
         plays = [
             asyncio.create_task(play_on(p, table_id, random.Random(rng.random()), b.url)) for p in players

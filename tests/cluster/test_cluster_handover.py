@@ -12,11 +12,9 @@ import random
 import signal
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import Player, cluster, table_listed
+from clusterkit import Player, cluster, join_seats, not_subsequence, play_on
 from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
-from test_cluster_failover import not_subsequence
-from websockets.exceptions import ConnectionClosed
 
 from boneyard.server.games.records import replay
 
@@ -24,22 +22,6 @@ if TYPE_CHECKING:
     from natsserver import NatsServer
 
 pytest_plugins = ["natsserver"]  # the nats_server fixture
-
-
-async def play_on(player: Player, table_id: str, rng: random.Random, elsewhere: str) -> list[Player]:
-    """Play to the end; closed with 1012, resume through ``elsewhere`` and play on. Each connection."""
-    try:
-        await player.play(table_id, rng)
-        return [player]
-    except ConnectionClosed:
-        assert player.ws.close_code == 1012, player.ws.close_code
-    again = await Player.connect(elsewhere, player.name, identify=False)
-    resume = {"token": player.token, "last_seq": player.seq}
-    welcome = await again.request(type="identify", name=player.name, resume=resume)
-    assert welcome.type == "welcome" and welcome.resumed and welcome.replayed == 0, welcome
-    again.token, again.seat = player.token, player.seat
-    await again.play(table_id, rng)
-    return [player, again]
 
 
 async def test_a_stopping_node_hands_its_table_over_and_its_players_resume_elsewhere(
@@ -55,9 +37,7 @@ async def test_a_stopping_node_hands_its_table_over_and_its_players_resume_elsew
             turn_seconds=60,
         )
         table_id = created.table.table_id
-        for seat, player in enumerate(players[1:], start=1):
-            await table_listed(player, table_id)
-            assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"
+        await join_seats(players[1:], table_id, first=1)
         rng = random.Random(4)
         plays = [
             asyncio.create_task(play_on(p, table_id, random.Random(rng.random()), a.url)) for p in players

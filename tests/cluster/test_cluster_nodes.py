@@ -11,7 +11,7 @@ import asyncio
 import random
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import Node, Player, cluster, table_listed
+from clusterkit import Node, Player, cluster, join_seats
 from server_oracle import check_connection, check_seed_secrecy
 from server_testkit import http_get, is_event
 
@@ -34,9 +34,7 @@ async def play_across(owner: Node, homes: list[Node], game: str, options: dict[s
     table_id = created.table.table_id
     assert (await creator.request(type="spectate", table_id=table_id)).type == "snapshot"
     players = [await Player.connect(homes[i % len(homes)].url, f"g{seed}-{i}") for i in range(count)]
-    for seat, player in enumerate(players):
-        await table_listed(player, table_id)
-        assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"
+    await join_seats(players, table_id)
     rng = random.Random(seed)
     overs = await asyncio.gather(
         *(p.play(table_id, random.Random(rng.random())) for p in players),
