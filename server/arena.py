@@ -7,7 +7,9 @@ games won (the share of all games, with a 95 % confidence interval over duplicat
 games, which are independent of each other), points per hand, Moon contracts bid and
 made, and the CPU time per decision (a move with more than one legal action), p50/p99: the cost
 on one core, which wall-clock time on a shared machine would overstate.
-The same arguments give the same results, whatever ``jobs`` (times aside).
+The same arguments give the same results, whatever ``jobs`` (times aside). With ``save`` each
+finished duplicate game is appended to a file (:mod:`boneyard.server.arenafile`), and the same run
+given the same file goes on from where it stopped, with the figures of an uninterrupted run.
 
 >>> result = run_arena("straight", ("good", "basic"), games=2, seed=1, target=30)
 >>> result.arrangements, result.games, sorted(result.levels)
@@ -23,12 +25,14 @@ import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
+from boneyard.server import arenafile
 from boneyard.server.games.base import RandomDealer
 from boneyard.server.games.registry import LEVELS, game_spec
 
@@ -74,6 +78,8 @@ class ArenaResult:
     """Per level, its share of the games won in each duplicate game (for the confidence interval)."""
     played: int = 0
     """Duplicate games played: fewer than ``duplicates`` when the run was interrupted (Ctrl-C)."""
+    resumed: int = 0
+    """Of them, the ones read from the save file (played by an earlier run)."""
 
 
 def rotations(bots: Sequence[str]) -> list[tuple[str, ...]]:
@@ -189,8 +195,13 @@ def run_arena(
     target: int | None = None,
     jobs: int = 1,
     progress: bool = False,
+    save: Path | None = None,
 ) -> ArenaResult:
-    """Play ``games`` duplicate games of ``bots`` (one level per seat); ValueError for a bad line-up."""
+    """Play ``games`` duplicate games of ``bots`` (one level per seat); ValueError for a bad line-up.
+
+    ``save``: append each finished duplicate game to this file, after those it already holds
+    (:class:`~boneyard.server.arenafile.SaveMismatch` when it was made by another run).
+    """
     spec = game_spec(game)
     for level in bots:
         if level not in LEVELS:
@@ -210,30 +221,64 @@ def run_arena(
     arrangements = tuple(rotations(bots))
     job = _Job(game, options, arrangements, seed)
     result = ArenaResult(game, tuple(bots), games, len(arrangements))
-    bar = tqdm(total=games, unit="dup", desc=f"arena {game}", disable=not progress)
+    saver: arenafile.Saver | None = None
+    if save is not None:
+        header = {
+            "arena": arenafile.FORMAT,
+            "game": game,
+            "bots": list(bots),
+            "options": options,
+            "seed": seed,
+            "levels": {level: arenafile.describe_bot(spec.bot_at(level)) for level in sorted(set(bots))},
+            "code": arenafile.code_fingerprint(),
+        }
+        for saved in arenafile.load(save, header)[:games]:
+            _add(result, {level: _stats_of(fields) for level, fields in saved["levels"].items()})
+        result.resumed = result.played
+        if result.played < games:
+            fresh = not save.exists() or save.stat().st_size == 0
+            saver = arenafile.Saver(save, header, fresh=fresh)
+    bar = tqdm(total=games, initial=result.played, unit="dup", desc=f"arena {game}", disable=not progress)
     try:
-        for per_level in _results(job, games, jobs):
-            result.games += len(arrangements)
-            result.played += 1
-            for level in set(bots):
-                stats = per_level.get(level, LevelStats())
-                result.levels.setdefault(level, LevelStats()).merge(stats)
-                result.win_share.setdefault(level, []).append(stats.wins / len(arrangements))
+        numbers = range(result.played, games)
+        for number, per_level in zip(numbers, _results(job, numbers, jobs), strict=True):
+            if saver is not None:
+                saver.add(number, per_level)
+            _add(result, per_level)
             bar.update(1)
     except KeyboardInterrupt:  # a long run stopped by hand: the figures of the games played so far
         if not result.played:
             raise
     finally:
         bar.close()
+        if saver is not None:
+            saver.close()
     return result
+
+
+def _add(result: ArenaResult, per_level: dict[str, LevelStats]) -> None:
+    """Fold one duplicate game's stats per level into ``result``."""
+    result.games += result.arrangements
+    result.played += 1
+    for level in set(result.bots):
+        stats = per_level.get(level, LevelStats())
+        result.levels.setdefault(level, LevelStats()).merge(stats)
+        result.win_share.setdefault(level, []).append(stats.wins / result.arrangements)
+
+
+def _stats_of(fields: dict[str, Any]) -> LevelStats:
+    """A level's stats as :meth:`arenafile.Saver.add` saved them (times in microseconds)."""
+    return LevelStats(**{**fields, "seconds": [us / 1e6 for us in fields["seconds"]]})
 
 
 def _worker(args: tuple[_Job, int]) -> dict[str, LevelStats]:
     return _play_duplicate(*args)
 
 
-def _results(job: _Job, games: int, jobs: int) -> Iterator[dict[str, LevelStats]]:
-    work = [(job, number) for number in range(games)]
+def _results(job: _Job, numbers: Iterable[int], jobs: int) -> Iterator[dict[str, LevelStats]]:
+    work = [(job, number) for number in numbers]
+    if not work:
+        return
     if jobs <= 1:
         yield from map(_worker, work)
         return

@@ -76,6 +76,7 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.arena import report, run_arena
+    from boneyard.server.arenafile import SaveMismatch
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     players = args.players if args.players is not None else (3 if args.game == "moon" else len(bots))
@@ -97,9 +98,17 @@ def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
             target=args.target,
             jobs=args.jobs,
             progress=sys.stderr.isatty(),
+            save=None if args.save is None else Path(args.save),
         )
+    except SaveMismatch as error:
+        print(f"{parser.prog}: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        parser.error(f"cannot use --save {args.save}: {error.strerror}")
     except (ValueError, TypeError) as error:
         parser.error(str(error))
+    if result.resumed:
+        print(f"{parser.prog}: {result.resumed} duplicate games read from {args.save}", file=sys.stderr)
     print(report(result))
     return 0
 
@@ -263,6 +272,12 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     arena.add_argument("--target", type=int, help="points to win (default: moon 21, straight 250)")
     arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument(
+        "--save",
+        metavar="FILE",
+        help="append each finished duplicate game to FILE; the same command again goes on from "
+        "where FILE stops (and refuses a FILE made with other arguments, bots or code)",
+    )
     arena.set_defaults(run=_run_arena)
     return parser
 

@@ -5,12 +5,15 @@ Small runs check the plumbing only; the strength claims are benchmarks (bench/RE
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from boneyard.server.arena import ArenaResult, LevelStats, confidence, report, run_arena
+from boneyard.server.arenafile import SaveMismatch
 
 
 def _figures(result: ArenaResult) -> dict[str, tuple[int, ...]]:
@@ -101,3 +104,81 @@ def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str) ->
     done = _arena(*args)
     assert done.returncode == 2
     assert done.stdout == "" and len(done.stderr.splitlines()) == 1 and message in done.stderr, done.stderr
+
+
+def _untimed(result: ArenaResult) -> list[str]:
+    """The report's lines without the two time columns."""
+    return [line.rsplit(maxsplit=2)[0] for line in report(result).splitlines()[2:]]
+
+
+def test_a_resumed_run_gives_the_figures_of_an_uninterrupted_one(tmp_path: Path) -> None:
+    args = ("moon", ("good", "basic", "basic"))
+    whole = run_arena(*args, games=6, seed=5, target=4)
+    save = tmp_path / "run.jsonl"
+    first = run_arena(*args, games=2, seed=5, target=4, save=save)
+    assert (first.played, first.resumed) == (2, 0)
+    assert _figures(first) == _figures(run_arena(*args, games=2, seed=5, target=4))
+    with save.open("a") as out:  # killed while writing game 2: that line is cut short
+        out.write('{"n":2,"levels":{"go')
+    resumed = run_arena(*args, games=6, seed=5, target=4, save=save)
+    assert (resumed.played, resumed.resumed) == (6, 2)
+    assert _figures(resumed) == _figures(whole)
+    assert resumed.win_share == whole.win_share
+    assert report(resumed).splitlines()[0] == report(whole).splitlines()[0]
+    assert _untimed(resumed) == _untimed(whole)
+    assert len(resumed.levels["good"].seconds) == len(whole.levels["good"].seconds)
+    lines = save.read_text().splitlines()
+    assert [json.loads(line).get("n") for line in lines] == [None, 0, 1, 2, 3, 4, 5]
+    again = run_arena(*args, games=6, seed=5, target=4, save=save)  # all saved: nothing to play
+    assert again.resumed == 6 and _figures(again) == _figures(whole)
+    shorter = run_arena(*args, games=3, seed=5, target=4, save=save)  # the first 3 of the file
+    assert _figures(shorter) == _figures(run_arena(*args, games=3, seed=5, target=4))
+    assert save.read_text().splitlines() == lines
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"seed": 6}, "seed: the file has 5, this run 6"),
+        ({"bots": ("basic", "good", "basic")}, "bots: the file has"),
+        ({"target": 5}, "options: the file has"),
+        ({"code": "0123456789abcdef"}, 'code: the file has "0123456789abcdef"'),
+        ({"text": "not a save file\n"}, "is not an arena save file"),
+        ({"text": '{"arena": 1}\n[1, 2]\n'}, "another arena run"),
+    ],
+)
+def test_a_save_file_of_another_run_is_refused_and_kept(
+    tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    save = tmp_path / "run.jsonl"
+    run_arena("moon", ("good", "basic", "basic"), games=1, seed=5, target=4, save=save)
+    if "code" in change:  # the same run made by other code: the header's fingerprint differs
+        header, *games = save.read_text().splitlines(keepends=True)
+        save.write_text(json.dumps({**json.loads(header), "code": change["code"]}) + "\n" + "".join(games))
+    elif "text" in change:
+        save.write_text(str(change["text"]))
+    before = save.read_bytes()
+    kwargs: dict[str, object] = {"seed": 5, "target": 4, "bots": ("good", "basic", "basic")}
+    kwargs |= {k: v for k, v in change.items() if k in kwargs}
+    with pytest.raises(SaveMismatch, match="^.*" + message.replace("(", "\\(").replace("[", "\\[")):
+        run_arena("moon", kwargs.pop("bots"), games=2, save=save, **kwargs)  # type: ignore[arg-type]
+    assert save.read_bytes() == before
+
+
+def test_the_command_line_resumes_and_refuses_in_one_line(tmp_path: Path) -> None:
+    save = str(tmp_path / "run.jsonl")
+    args = ["--game", "straight", "--bots", "good,basic", "--seed", "1", "--target", "30", "--save", save]
+    first = _arena(*args, "--games", "2")
+    assert first.returncode == 0 and first.stderr == "", first.stderr
+    second = _arena(*args, "--games", "3")
+    assert second.returncode == 0
+    assert second.stderr == f"boneyard-server: 2 duplicate games read from {save}\n"
+    assert (
+        second.stdout.splitlines()[0] == "straight: good basic, 3 duplicate games x 2 arrangements = 6 games"
+    )
+    other = _arena(*[a if a != "1" else "2" for a in args], "--games", "3")
+    assert other.returncode == 1 and other.stdout == ""
+    assert other.stderr.splitlines() == [
+        f"boneyard-server: {save} was made by another arena run (seed: the file has 1, this run 2); "
+        "give another --save file"
+    ]
