@@ -26,10 +26,11 @@ from boneyard.protocol import PauseInfo, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
+from boneyard.server.fanout import Regenerated
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
-from boneyard.server.match import Match, Regenerated
+from boneyard.server.match import Match
 from boneyard.server.seating import Seating
 from boneyard.server.seats import Listener, Roster, Seat
 from boneyard.server.session import Session
