@@ -348,8 +348,7 @@ class Table:
         actions: Iterable[tuple[int, Any, bool]],
         regenerate_from: int | None = None,
     ) -> list[Regenerated | None]:
-        """A restore: the stored state, and the stored game dealt again and replayed (nothing is sent);
-        the seated players' messages of the actions from ``regenerate_from`` on (:meth:`Match.replay`)."""
+        """A restore: the table's stored settings, then its game (:meth:`GameCycle.restore`)."""
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
         self.hand_pause_ms = stored.hand_pause_ms
         self.owner, self.invite = stored.owner, stored.invite
