@@ -48,9 +48,9 @@ def code_fingerprint() -> str:
 def describe_bot(bot: Callable[..., Any]) -> str:
     """What a level's bot is: its function's name, and for a method its object's parameters.
 
-    >>> from boneyard.server.games.moon.search import GOOD
-    >>> describe_bot(GOOD.choose)[:60]
-    'MoonSearchBot.choose(bid_worlds=60, contract_worlds=10, for_'
+    >>> from boneyard.server.games.straight import bot, search
+    >>> describe_bot(search.GOOD.choose), describe_bot(bot.choose)
+    ('StraightSearchBot.choose(rollouts=50)', 'boneyard.server.games.straight.bot.choose')
     """
     owner = getattr(bot, "__self__", None)
     name = getattr(bot, "__qualname__", repr(bot))
