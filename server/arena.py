@@ -232,12 +232,14 @@ def run_arena(
             "levels": {level: arenafile.describe_bot(spec.bot_at(level)) for level in sorted(set(bots))},
             "code": arenafile.code_fingerprint(),
         }
-        for saved in arenafile.load(save, header)[:games]:
-            _add(result, {level: _stats_of(fields) for level, fields in saved["levels"].items()})
+        saver = arenafile.Saver(save, header)
+        try:
+            for saved in saver.saved[:games]:
+                _add(result, {level: _stats_of(fields) for level, fields in saved["levels"].items()})
+        except (KeyError, TypeError, AttributeError):
+            saver.close()
+            raise arenafile.SaveMismatch(f"{save}: a saved game is not an arena game's figures") from None
         result.resumed = result.played
-        if result.played < games:
-            fresh = not save.exists() or save.stat().st_size == 0
-            saver = arenafile.Saver(save, header, fresh=fresh)
     bar = tqdm(total=games, initial=result.played, unit="dup", desc=f"arena {game}", disable=not progress)
     try:
         numbers = range(result.played, games)

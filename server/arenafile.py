@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
@@ -31,7 +32,8 @@ FORMAT = 1
 
 
 class SaveMismatch(ValueError):
-    """The save file was made by another run (other arguments, bots or code), or is not one."""
+    """The save file was made by another run (other arguments, bots or code), is not one, or is in
+    use by a run going on now."""
 
 
 def code_fingerprint() -> str:
@@ -116,12 +118,27 @@ def load(path: Path, header: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 class Saver:
-    """Appends finished duplicate games to a save file, each on disk before the next is counted."""
+    """A save file held for one run: the games it holds, and each finished one appended (on disk
+    before the next is counted). While it is open no other run may use the file (an exclusive
+    ``flock``: two runs appending to one file would mix their games)."""
 
-    def __init__(self, path: Path, header: Mapping[str, Any], *, fresh: bool) -> None:
+    def __init__(self, path: Path, header: Mapping[str, Any]) -> None:
         self._out: IO[str] = path.open("a", encoding="utf-8")
-        if fresh:
-            self._write(dict(header))
+        try:
+            fcntl.flock(self._out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._out.close()
+            raise SaveMismatch(
+                f"{path} is in use by another arena run (wait for it, or copy the file)"
+            ) from None
+        try:
+            self.saved = load(path, header)
+            """The games already in the file (see :func:`load`)."""
+            if not path.stat().st_size:
+                self._write(dict(header))
+        except BaseException:
+            self._out.close()
+            raise
 
     def _write(self, value: Mapping[str, Any]) -> None:
         self._out.write(json.dumps(value, separators=(",", ":")) + "\n")

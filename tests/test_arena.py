@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from boneyard.server.arena import ArenaResult, LevelStats, confidence, report, run_arena
-from boneyard.server.arenafile import SaveMismatch
+from boneyard.server.arenafile import SaveMismatch, Saver
 
 
 def _figures(result: ArenaResult) -> dict[str, tuple[int, ...]]:
@@ -163,6 +163,22 @@ def test_a_save_file_of_another_run_is_refused_and_kept(
     with pytest.raises(SaveMismatch, match="^.*" + message.replace("(", "\\(").replace("[", "\\[")):
         run_arena("moon", kwargs.pop("bots"), games=2, save=save, **kwargs)  # type: ignore[arg-type]
     assert save.read_bytes() == before
+
+
+def test_a_save_file_in_use_by_a_run_is_refused(tmp_path: Path) -> None:
+    save = tmp_path / "run.jsonl"
+    header = {"arena": 1, "seed": 5}
+    first = Saver(save, header)
+    try:
+        with pytest.raises(SaveMismatch, match="is in use by another arena run"):
+            Saver(save, header)
+        with pytest.raises(SaveMismatch, match="is in use by another arena run"):
+            run_arena("moon", ("good", "basic", "basic"), games=1, seed=5, target=4, save=save)
+    finally:
+        first.close()
+    again = Saver(save, header)  # free again once the first run closed it
+    assert again.saved == []
+    again.close()
 
 
 def test_the_command_line_resumes_and_refuses_in_one_line(tmp_path: Path) -> None:
