@@ -15,7 +15,8 @@ took the table over) or failing makes the node drop the table at once (``lost``)
 
 Entries are msgpack lists: ``["table", row, seats]`` (as :func:`~boneyard.server.storage.store.table_rows`),
 ``["action", game, move, seat, action JSON, auto]``, ``["deadline", move, wall time]``, ``["removed"]``,
-and ``["rollup", [entry, ...]]``: the compaction a new game starts with (the row that counts the new
+``["batch", [entry, ...]]`` (entries appended at once: an action and its turn's deadline) and
+``["rollup", [entry, ...]]``: the compaction a new game starts with (the row that counts the new
 game is appended as a rollup: :func:`compacted`), which replaces every earlier entry of the table by
 those it folds to, once every write before it is acknowledged (the finished game's record among them).
 A removed table's journal is purged, after the same wait.
@@ -73,6 +74,8 @@ class JournalLog:
         self._rows: dict[str, TableRows] = {}
         self._dropped: set[str] = set()
         """Tables lost to another node: their appends still queued are refused here."""
+        self._batches: dict[str, list[bytes]] = {}
+        """Per table, the entries of its append queued and not yet on its way (more may join it)."""
         self.append_seconds: Observe | None = None
 
     def adopt(self, journal: TableJournal, lease: Lease) -> None:
@@ -88,6 +91,7 @@ class JournalLog:
         self.journals.pop(table_id, None)
         self.held.pop(table_id, None)
         self._rows.pop(table_id, None)
+        self._batches.pop(table_id, None)
 
     # -- TableLog ------------------------------------------------------------------------------------------
 
@@ -126,6 +130,7 @@ class JournalLog:
         self._append(table_id, ["removed"])
         journal, lease = self.journals.pop(table_id), self.held.pop(table_id, None)
         self._rows.pop(table_id, None)
+        self._batches.pop(table_id, None)
 
         async def release() -> None:
             await journal.remove()
@@ -169,13 +174,28 @@ class JournalLog:
 
     def _append(self, table_id: str, entry: list[Any], *, rollup: bool = False) -> None:
         """Append ``entry`` to the table's journal; a ``rollup`` replaces what went before by what it
-        folds to, once every write before it is acknowledged."""
+        folds to, once every write before it is acknowledged.
+
+        Entries made while the table's last append is still queued go with it, in one append (an
+        action and its turn's deadline: one JetStream round trip, not two); the frames that wait
+        for any of them wait for that append."""
         journal = self.journals.get(table_id)
         if journal is None:
             return  # the table is no longer this node's
         data: bytes = msgpack.packb(entry)
+        if rollup:
+            self._batches.pop(table_id, None)  # what comes after it goes after it
+            batch = [data]
+        else:
+            queued = self._batches.get(table_id)
+            if queued is not None:
+                queued.append(data)
+                return
+            batch = self._batches[table_id] = [data]
 
         async def append() -> bool:
+            if self._batches.get(table_id) is batch:
+                del self._batches[table_id]  # on its way: later entries go in another append
             if table_id in self._dropped:
                 return False  # lost meanwhile: nothing more for it, nor what follows
             started = time.perf_counter()
@@ -183,7 +203,7 @@ class JournalLog:
                 if rollup:
                     await journal.append(compacted(journal.entries, data), rollup=True)
                 else:
-                    await journal.append(data)
+                    await journal.append(batch[0] if len(batch) == 1 else msgpack.packb(["batch", batch]))
             except Fenced:
                 self._lost(table_id, "another node appended to its journal (fenced)")
                 return False
@@ -249,6 +269,9 @@ class _Folded:
             self.removed = True
         elif kind == "rollup":
             self.__init__()  # type: ignore[misc]  # everything before it is in it
+            for part in data[1]:
+                self.step(part)
+        elif kind == "batch":  # entries made while the one before was on its way
             for part in data[1]:
                 self.step(part)
 

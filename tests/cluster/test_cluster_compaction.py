@@ -57,7 +57,8 @@ async def test_a_new_game_compacts_the_journal_and_a_takeover_restores_from_it(
                 await asyncio.sleep(0.005)
         await owner.stop(signal.SIGKILL)
         second_game = await journal_size(nc, table_id)
-        assert second_game[0] < first_game[0] / 2 and second_game[1] < first_game[1], (first_game, second_game)
+        shrunk = second_game[0] < first_game[0] / 2 and second_game[1] < first_game[1]
+        assert shrunk, (first_game, second_game)
         entries = (await TableJournal.open(nc.jetstream(), table_id)).entries
         assert msgpack.unpackb(entries[0].data)[0] == "rollup"  # what went before, folded
         at_kill = {p.name: len(p.log) for p in players}

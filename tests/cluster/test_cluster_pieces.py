@@ -224,3 +224,28 @@ async def test_a_node_renews_one_lease_however_many_tables_it_holds(nats_server:
             assert holder is not None and (holder.node, holder.epoch) == ("solo", before.epoch)
             assert holder.revision == lease.term
         await player.close()
+
+
+async def test_an_action_and_its_turns_deadline_are_one_journal_append(nats_server: NatsServer) -> None:
+    """Two appends per action (the action, then the next turn's deadline) were two JetStream round trips
+    before anyone heard of it: entries made while the table's append is queued go with it."""
+    settings = Settings(port=0, cluster=nats_server.url, node="solo", hand_pause_seconds=0)
+    async with BoneyardServer(settings) as server:
+        players = [await Player.connect(server.url, f"p{i}") for i in range(3)]
+        created = await players[0].request(
+            type="create_table", game="moon", options={"target": 7}, seat=0, turn_seconds=60
+        )
+        table_id = created.table.table_id
+        for seat, player in enumerate(players[1:], start=1):
+            assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"
+        overs = await asyncio.gather(*(p.play(table_id) for p in players))
+        reply = await players[0].request(type="get_record", record_id=overs[0].record_id)
+        assert server.cluster is not None
+        await server.cluster.writes.settled()
+        entries = (await TableJournal.open(server.cluster.js, table_id)).entries
+        kinds = [msgpack.unpackb(entry.data)[0] for entry in entries if entry.kind == "action"]
+        actions = sum(len(hand["actions"]) for hand in reply.record.model_dump()["hands"])
+        assert kinds.count("batch") >= actions - 1 and kinds.count("deadline") <= 1, kinds
+        stored = fold(entries)
+        assert stored is not None and stored.status == "finished" and len(stored.actions) == actions
+        await asyncio.gather(*(p.close() for p in players))
