@@ -26,6 +26,7 @@ import hashlib
 import logging
 import random
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
@@ -56,6 +57,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("boneyard.cluster")
 
 HANDOVER = "boneyard.handover"
+
+TAKEOVERS_AT_ONCE = 16
+"""Takeovers a node runs at once."""
 
 
 class Node(Protocol):
@@ -191,20 +195,24 @@ class Ownership:
         orphans -= lobby.tables.keys() | self._taking
         alive[node.name] = self.book.lease.epoch
         seen, self._orphans = self._orphans, orphans
-        for table_id in sorted(orphans, key=lambda t: (t not in seen, t)):
-            if table_id in seen or _falls_to(table_id, alive) == node.name:
+        await self._take_all(t for t in orphans if t in seen or _falls_to(t, alive) == node.name)
+
+    async def _handed_over(self, msg: Msg) -> None:
+        await self._take_all(msgpack.unpackb(msg.data))
+
+    async def _take_all(self, table_ids: Iterable[str]) -> None:
+        """Take these tables over, :data:`TAKEOVERS_AT_ONCE` at a time (each is a few NATS round trips:
+        one after another, the last of a dead node's hundreds of tables waited for all the others)."""
+        limit = asyncio.Semaphore(TAKEOVERS_AT_ONCE)
+
+        async def take(table_id: str) -> None:
+            async with limit:
                 try:
                     await self.take_over(table_id)
                 except Exception as error:
                     log.warning("table %s: takeover failed: %s", table_id, error)
 
-    async def _handed_over(self, msg: Msg) -> None:
-        for table_id in msgpack.unpackb(msg.data):
-            if table_id not in self._taking:
-                try:
-                    await self.take_over(table_id)
-                except Exception as error:
-                    log.warning("table %s: takeover failed: %s", table_id, error)
+        await asyncio.gather(*(take(table_id) for table_id in sorted(table_ids)))
 
     async def take_over(self, table_id: str) -> bool:
         """Take the table's record, rebuild the table from its journal, claim the journal; whether it did."""

@@ -244,8 +244,11 @@ async def test_an_action_and_its_turns_deadline_are_one_journal_append(nats_serv
         await server.cluster.writes.settled()
         entries = (await TableJournal.open(server.cluster.js, table_id)).entries
         kinds = [msgpack.unpackb(entry.data)[0] for entry in entries if entry.kind == "action"]
-        actions = sum(len(hand["actions"]) for hand in reply.record.model_dump()["hands"])
-        assert kinds.count("batch") >= actions - 1 and kinds.count("deadline") <= 1, kinds
+        hands = reply.record.model_dump()["hands"]
+        actions = sum(len(hand["actions"]) for hand in hands)
+        # A hand's first turn may come a step after the action that ended the hand before: its own append.
+        alone = kinds.count("deadline") + kinds.count("action")
+        assert kinds.count("batch") >= actions - len(hands) and alone <= 2 * len(hands), (len(hands), kinds)
         stored = fold(entries)
         assert stored is not None and stored.status == "finished" and len(stored.actions) == actions
         await asyncio.gather(*(p.close() for p in players))
