@@ -322,7 +322,16 @@ class Ownership:
 
 
 def _falls_to(table_id: str, alive: dict[str, int]) -> str:
-    """The live node a dead node's table falls to first (rendezvous hashing: the tables spread)."""
+    """The live node a dead node's table falls to first (rendezvous hashing: the tables spread, and a
+    node that dies moves only the tables that fell to it).
+
+    >>> three, two = {"n1": 1, "n2": 5, "n3": 2}, {"n1": 1, "n2": 5}
+    >>> picks = [_falls_to(f"t{i}", three) for i in range(600)]
+    >>> all(150 < picks.count(node) < 250 for node in three)
+    True
+    >>> all(_falls_to(f"t{i}", two) == pick for i, pick in enumerate(picks) if pick != "n3")
+    True
+    """
 
     def weight(node: str) -> bytes:
         return hashlib.blake2b(f"{table_id}/{node}".encode(), digest_size=8).digest()
