@@ -18,7 +18,7 @@ Entries are msgpack lists: ``["table", row, seats]`` (as :func:`~boneyard.server
 ``["batch", [entry, ...]]`` (entries appended at once: an action and its turn's deadline) and
 ``["rollup", [entry, ...]]``: the compaction a new game starts with (the row that counts the new
 game is appended as a rollup: :func:`compacted`), which replaces every earlier entry of the table by
-those it folds to, once every write before it is acknowledged (the finished game's record among them).
+those it folds to, once the records written before it are stored (the finished game's among them).
 A removed table's journal is purged, after the same wait.
 """
 
@@ -37,7 +37,7 @@ from nats.js.kv import KeyValue
 from boneyard.protocol.values import CommandId
 from boneyard.server.cluster.journal import Entry, Fenced, TableJournal
 from boneyard.server.cluster.leases import Lease, LeaseBook
-from boneyard.server.cluster.writes import Writes
+from boneyard.server.cluster.writes import RECORDS, Writes
 from boneyard.server.storage.crashlog import SeatEnds
 from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, table_rows
 from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
@@ -137,7 +137,7 @@ class JournalLog:
             if lease is not None:
                 await self.leases.release(lease)
 
-        self._writes.write(release, table_id, barrier=True)  # after its record is stored
+        self._writes.write(release, table_id, after=RECORDS)  # after its last record is stored
 
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
         self._append(table_id, ["action", game, move, seat, action_json(action), auto])
@@ -174,7 +174,7 @@ class JournalLog:
 
     def _append(self, table_id: str, entry: list[Any], *, rollup: bool = False) -> None:
         """Append ``entry`` to the table's journal; a ``rollup`` replaces what went before by what it
-        folds to, once every write before it is acknowledged.
+        folds to, once the records written before it are stored.
 
         Entries made while the table's last append is still queued go with it, in one append (an
         action and its turn's deadline: one JetStream round trip, not two); the frames that wait
@@ -214,7 +214,7 @@ class JournalLog:
                 self.append_seconds.observe(time.perf_counter() - started)
             return True
 
-        self._writes.write(append, table_id, barrier=rollup)
+        self._writes.write(append, table_id, after=RECORDS if rollup else None)
 
 
 async def stored_sessions(

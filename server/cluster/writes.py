@@ -10,8 +10,10 @@ order they were made (a table's appends must: each names the entry it follows, t
 different keys at once, so that a node's hundreds of tables do not wait in one line for one
 another's acknowledgements (at 1,000 human tables on two nodes the single line was the latency).
 "Everything made before this is written" stays a counter: the number of writes done without a gap.
-A *barrier* write (a journal compacted, a table's journal purged) first waits for every write made
-before it, whatever its key: what it drops is then stored elsewhere (the finished game's record).
+A write may also wait for another key's writes made before it (``after``: a journal compacted or
+purged waits for the records: what it drops is then stored elsewhere). Not for every write before it:
+at a game start on each of hundreds of tables, such barriers lined the whole node's frames up behind
+one another (found by bench_cluster_load at 1,000 tables, p50 135 ms on one node).
 A write that fails is logged by whoever made it; the others go on.
 """
 
@@ -24,6 +26,9 @@ from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("boneyard.cluster")
 
+RECORDS = "records"
+"""The key of the finished records' writes (a journal compacted or purged waits for them)."""
+
 Write = Callable[[], Awaitable[bool | None]]
 """A write; it returns ``False`` when JetStream refused it (the fence): see :meth:`Writes.write`."""
 
@@ -34,8 +39,11 @@ class Writes:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._lines: dict[str, deque[tuple[int, Write, bool]]] = {}
-        """The writes still to run, per key: ``(number, write, barrier)``."""
+        self._lines: dict[str, deque[tuple[int, Write, int]]] = {}
+        """The writes still to run, per key: ``(number, write, the write it waits for first or 0)``."""
+        self._last: dict[str, int] = {}
+        """The number of the last write made with each key still running or queued."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self._issued = 0
         self._done = 0
         """Every write numbered up to this one is done."""
@@ -51,34 +59,42 @@ class Writes:
         """Called when a write was refused, after what waited for it was dropped."""
         self.failed: BaseException | None = None
         """Set by the node when it can no longer write at all (never by one failed write)."""
+        self._following: dict[int, list[asyncio.Future[bool]]] = {}
+        """Futures of writes waiting for one write to be done, by its number."""
 
-    def write(self, write: Write, key: str = "", *, barrier: bool = False) -> None:
+    def write(self, write: Write, key: str = "", *, after: str | None = None) -> None:
         """Queue ``write`` (a coroutine function): awaited after every write of ``key`` queued before it
-        (and, for a ``barrier``, after every write queued before it at all).
+        (and of the key ``after``, if given).
 
         A write that returns ``False`` was refused (another node owns the table now): whatever waited
         since before the last :meth:`cut` is dropped, never sent (nobody may hear of what was refused),
         and ``on_refused`` called.
         """
         self._issued += 1
+        first = self._last.get(after, 0) if after is not None else 0
+        self._last[key] = self._issued
         line = self._lines.get(key)
         if line is None:
             line = self._lines[key] = deque()
-            self._loop.create_task(self._work(key, line))
-        line.append((self._issued, write, barrier))
+            task = self._loop.create_task(self._work(key, line))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        line.append((self._issued, write, first))
 
-    async def _work(self, key: str, line: deque[tuple[int, Write, bool]]) -> None:
+    async def _work(self, key: str, line: deque[tuple[int, Write, int]]) -> None:
         try:
             while line:
-                number, write, barrier = line[0]
-                if barrier and self._done < number - 1:
-                    await self._until(number - 1)
+                number, write, first = line[0]
+                if first and not self._is_done(first):
+                    await self._until_done(first)
                 refused = False
                 try:
                     refused = await write() is False
                 except Exception:  # the writer handles its own failures; this is the last resort
                     log.exception("a cluster write failed")
                 line.popleft()
+                if self._last.get(key) == number:
+                    del self._last[key]
                 self._finish(number, refused)
         finally:
             del self._lines[key]
@@ -93,10 +109,16 @@ class Writes:
         while self._waiting and self._waiting[0][0] <= self._done:
             self._waiting.popleft()[2]()
         self._wake()
+        for future in self._following.pop(number, ()):
+            if not future.done():
+                future.set_result(True)
 
-    async def _until(self, number: int) -> None:
+    def _is_done(self, number: int) -> bool:
+        return number <= self._done or number in self._finished
+
+    async def _until_done(self, number: int) -> None:
         done: asyncio.Future[bool] = self._loop.create_future()
-        self._awaiting.append((number, 0, done))  # registration 0: never dropped by a refusal
+        self._following.setdefault(number, []).append(done)
         await done
 
     def cut(self) -> None:
@@ -111,7 +133,7 @@ class Writes:
             self._waiting = deque(w for w in self._waiting if w[1] > cut)
             log.warning("a write was refused: %d flushes that waited for it dropped", len(dropped))
         for _, number, future in self._awaiting:
-            if 0 < number <= cut and not future.done():
+            if number <= cut and not future.done():
                 future.set_result(False)
         if self.on_refused is not None and dropped:
             self.on_refused()

@@ -18,7 +18,7 @@ from boneyard.server.app import BoneyardServer
 from boneyard.server.cluster.journal import TableJournal
 from boneyard.server.cluster.relay import BODY, PLACES, Bus, RelaySession, outbox
 from boneyard.server.cluster.tablelog import fold
-from boneyard.server.cluster.writes import Writes
+from boneyard.server.cluster.writes import RECORDS, Writes
 from boneyard.server.settings import Settings
 from boneyard.server.wire import body_of_dict
 
@@ -51,11 +51,12 @@ async def test_writes_run_in_order_and_what_waits_goes_after_them() -> None:
     assert done[-1] == "at once"
 
 
-async def test_writes_of_different_keys_run_at_once_and_a_barrier_waits_for_all_before_it() -> None:
+async def test_writes_of_different_keys_run_at_once_and_a_purge_waits_for_the_records_only() -> None:
     """A node's appends in one line waited for one another's acknowledgements at hundreds of tables:
-    only a key's writes are in order; what waits for the writes waits for every one made before it."""
+    only a key's writes are in order; what waits for the writes waits for every one made before it; a
+    journal compacted or purged waits for the records made before it, and nothing else."""
     writes = Writes(asyncio.get_running_loop())
-    gates = {name: asyncio.Event() for name in ("t1 a", "t2 a")}
+    gates = {name: asyncio.Event() for name in ("t1 a", "t2 a", "record")}
     log: list[str] = []
 
     def write(name: str) -> Callable[[], Awaitable[bool]]:
@@ -71,17 +72,18 @@ async def test_writes_of_different_keys_run_at_once_and_a_barrier_waits_for_all_
     writes.write(write("t1 a"), "t1")
     writes.write(write("t1 b"), "t1")
     writes.write(write("t2 a"), "t2")
+    writes.write(write("record"), RECORDS)
     writes.after_commit(lambda: log.append("frames"))
-    writes.write(write("t3 purge"), "t3", barrier=True)
+    writes.write(write("t3 purge"), "t3", after=RECORDS)
     await asyncio.sleep(0.01)
-    assert log == ["t1 a starts", "t2 a starts"], "t2 did not wait for t1; t1's second and the barrier did"
+    assert log == ["t1 a starts", "t2 a starts", "record starts"], "t1's second and the purge wait"
+    gates["record"].set()
+    await asyncio.sleep(0.01)
+    assert log[3:] == ["record done", "t3 purge starts", "t3 purge done"], "not for t1 and t2"
     gates["t2 a"].set()
-    await asyncio.sleep(0.01)
-    assert log[-1] == "t2 a done" and "frames" not in log, "the frames wait for t1 too"
     gates["t1 a"].set()
     assert await writes.settled()
-    assert log[2:] == ["t2 a done", "t1 a done", "t1 b starts", "t1 b done", "frames", "t3 purge starts",
-                       "t3 purge done"]  # fmt: skip
+    assert log[6:] == ["t2 a done", "t1 a done", "t1 b starts", "t1 b done", "frames"], "frames after all"
 
 
 async def test_a_refused_write_drops_what_waited_for_it_but_not_what_came_after_the_cut() -> None:
