@@ -128,7 +128,7 @@ class Ownership:
             await asyncio.sleep(self.ttl / 3)
             if await self._renew():
                 last_ok = time.monotonic()
-            elif time.monotonic() - last_ok > self.ttl and self.node.tablelog.held:
+            elif time.monotonic() - last_ok > self.ttl and self.node.tablelog.journals:
                 self._drop_all(f"its lease could not be renewed for {self.ttl:g} s")
             await self._heartbeat()
 
@@ -157,7 +157,9 @@ class Ownership:
         return True
 
     def _drop_all(self, why: str) -> None:
-        for table_id in list(self.node.tablelog.held):
+        """Every table this node writes for, placed or still being placed."""
+        tablelog = self.node.tablelog
+        for table_id in {*tablelog.held, *tablelog.journals}:
             self.node.lost(table_id, why)
 
     async def _heartbeat(self) -> None:
