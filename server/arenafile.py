@@ -36,13 +36,14 @@ class SaveMismatch(ValueError):
     use by a run going on now."""
 
 
-def code_fingerprint() -> str:
-    """A hash of the source that decides an arena's games: ``boneyard.server.games`` and the arena."""
-    from boneyard.server import arena, games
+def code_fingerprint(arena: Path) -> str:
+    """A hash of the source that decides an arena's games: ``boneyard.server.games``, the arena's
+    module (``arena``: its file) and this one."""
+    from boneyard.server import games
 
     root = Path(games.__file__).parent
     digest = hashlib.sha256()
-    for path in [*sorted(root.rglob("*.py")), Path(arena.__file__), Path(__file__)]:
+    for path in [*sorted(root.rglob("*.py")), arena, Path(__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
