@@ -17,13 +17,13 @@ except the record, which is stored (and fetchable) only once the game is over.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
-from functools import partial
+from collections.abc import Iterable
 from typing import Any
 
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
+from boneyard.server.fanout import FanOut, NextTurn
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Room, TableHost
@@ -33,7 +33,7 @@ from boneyard.server.records import validated
 from boneyard.server.seats import Seat
 from boneyard.server.session import Recipient, Session
 from boneyard.server.turns import TurnTimer
-from boneyard.server.wire import EventEncoder, engine_action, ok_body, turn_body, turn_head, view_model
+from boneyard.server.wire import engine_action, ok_body, view_model
 
 log = logging.getLogger("boneyard.table")
 
@@ -47,10 +47,9 @@ class Match:
     """
 
     __slots__ = (
-        "_events",
-        "_turn_head",
         "breaks",
         "engine",
+        "fan_out",
         "host",
         "moves",
         "number",
@@ -79,8 +78,8 @@ class Match:
         """Actions accepted so far."""
         self.engine: Engine | None = None
         """The game, once dealt (:meth:`first_deal`)."""
-        self._events = EventEncoder(spec.name, room.table_id)
-        self._turn_head = turn_head(room.table_id)
+        self.fan_out = FanOut(spec.name, room.table_id)
+        """The game's messages to the table: events, turns."""
         self.turns = TurnTimer(host, room, self)
         """The game's one timer: turn time, bots' moves, the wait for seeds, the pause between hands."""
         self.breaks = HandBreak(host, room, self)
@@ -139,9 +138,8 @@ class Match:
             return None
         inboxes = {viewer: _Inbox() for viewer in seated}
         listeners = [(inbox, viewer) for viewer, inbox in inboxes.items()]
-        self._fan_out(events, None, auto, listeners)
-        if engine.to_move is not None:
-            self._announce_turn(engine.to_move, listeners)
+        turn = None if engine.to_move is None else self._turn_of(engine.to_move)
+        self.fan_out.send(events, listeners, auto=auto, turn=turn)
         return {viewer: tuple(inbox.bodies) for viewer, inbox in inboxes.items()}
 
     def resume_turn(self, seconds_left: float | None) -> None:
@@ -213,8 +211,7 @@ class Match:
         self.room.changed()
         for session, viewer in self.room.roster.listeners():
             session.deliver(self.room.snapshot_body(viewer))
-        self._fan_out(engine.opening_events())
-        self._next_turn()
+        self._play_on(engine.opening_events())
         log.info("game started", extra=ids(table_id=self.room.table_id))
 
     def _broadcast(self, body: bytes) -> None:
@@ -251,15 +248,18 @@ class Match:
         elif holder.timeouts:
             holder.timeouts = 0
             self.room.stored()
-        self._after(events)
-        if reply_to is not None and holder.session is not None:
-            holder.session.deliver(ok_body(reply_to))
+        actor = holder.session
+        reply = None if reply_to is None or actor is None else (actor, reply_to)
+        if not self._after(events, reply=reply) and reply is not None:
+            reply[0].deliver(ok_body(reply[1]))
         self._note_ends(reply_to)
 
     def remind_turn(self, session: Session, seat: int) -> None:
         """After a resume: the player's turn again, if they are to move, with the time really left."""
         if self.engine is not None and self.engine.to_move == seat:
-            session.deliver(self._turn_body(seat, seat, self.time_left_ms()))
+            turn = self._turn_of(seat)
+            now = NextTurn(seat, self.time_left_ms(), turn.legal_actions)
+            session.deliver(self.fan_out.turn_body(now, seat))
 
     def restart_turn(self, seat: Seat) -> None:
         """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
@@ -294,12 +294,18 @@ class Match:
             return  # bots only: nobody to resume
         self.host.table_log.action_end(self.room.table_id, self.number, self.moves - 1, reply_to, ends)
 
-    def _after(self, events: list[Event], *, auto: bool = False) -> None:
+    def _after(
+        self, events: list[Event], *, auto: bool = False, reply: tuple[Recipient, CommandId] | None = None
+    ) -> bool:
+        """An accepted action's messages, and what follows it: the next turn, or the hand's or game's
+        end. Whether ``reply`` (the actor's ``act`` id) went out inside its last event."""
         engine = self._dealt()
+        if not (engine.is_over or engine.between_hands or any(e.type == "hand_started" for e in events)):
+            return self._play_on(events, auto=auto, reply=reply)  # the common case: the turn follows
         record_id = None
         if engine.is_over:
             record_id = self.room.record_id = self._store_record()
-        self._fan_out(events, record_id, auto)
+        self.fan_out.send(events, self.room.roster.listeners(), record_id=record_id, auto=auto)
         if engine.is_over and self.seeds.fair:
             self._broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))
         if engine.between_hands or any(e.type == "hand_started" for e in events):
@@ -311,6 +317,7 @@ class Match:
             self._between_hands()
         else:
             self._next_turn()
+        return False
 
     # -- the pause between hands (:class:`~boneyard.server.pause.HandBreak`) -------------------------
 
@@ -332,8 +339,7 @@ class Match:
         events = self._dealt().deal_next()
         if had_pause:
             self.room.stored()  # no pause any more
-        self._fan_out(events)
-        self._next_turn()
+        self._play_on(events)
 
     def ready(self, seat: int) -> None:
         self.breaks.ready(seat)
@@ -352,35 +358,19 @@ class Match:
         if handed:
             self.room.changed()
 
-    def _fan_out(
-        self,
-        events: list[Event],
-        record_id: str | None = None,
-        auto: bool = False,
-        listeners: Sequence[tuple[Recipient, int | None]] | None = None,
-    ) -> None:
-        """Each event to each listener (the table's, by default) as that listener may see it; each
-        distinct form encoded once (``auto``: the events of an action the server took for a player)."""
-        if listeners is None:
-            listeners = self.room.roster.listeners()
-        if not listeners:
-            return
-        encode = partial(self._events.body, auto=auto)
-        for event in events:
-            public: bytes | None = None
-            private: dict[Event, bytes] = {}
-            extra: dict[str, Any] = {"record_id": record_id} if event.type == "game_over" else {}
-            for session, viewer in listeners:
-                seen = event.seen_by(viewer)
-                if seen is None:
-                    continue
-                if seen is event:
-                    if public is None:
-                        public = encode(event, **extra)
-                    body = public
-                else:
-                    body = private.get(seen) or private.setdefault(seen, encode(seen, **extra))
-                session.deliver(body)
+    def _play_on(
+        self, events: list[Event], *, auto: bool = False, reply: tuple[Recipient, CommandId] | None = None
+    ) -> bool:
+        """Events followed by the next turn: the seat to move's timer (or bot) starts, then everyone
+        hears the events and the turn (inside the last event, where the listener accepted
+        ``turn_in_event``). Whether ``reply`` went out inside the actor's last event."""
+        mover = self._dealt().to_move
+        listeners = self.room.roster.listeners()
+        if mover is None:
+            self.fan_out.send(events, listeners, auto=auto)
+            return False
+        self.turns.schedule(self.seats[mover])  # no message: a bot's move comes on a later loop pass
+        return self.fan_out.send(events, listeners, auto=auto, turn=self._turn_of(mover), reply=reply)
 
     def _next_turn(self) -> None:
         """Start the seat to move's turn (timer or bot) and send everyone ``turn``."""
@@ -388,27 +378,17 @@ class Match:
         if mover is None:
             return
         self.turns.schedule(self.seats[mover])
-        self._announce_turn(mover, self.room.roster.listeners())
+        self.fan_out.turn(self._turn_of(mover), self.room.roster.listeners())
 
-    def _announce_turn(self, mover: int, listeners: Sequence[tuple[Recipient, int | None]]) -> None:
-        """``turn`` to each listener, with the whole turn time of a timed human seat (its timer has just
-        started; the same number when a restore makes the message again)."""
-        if not listeners:
-            return
+    def _turn_of(self, mover: int) -> NextTurn:
+        """The turn of ``mover`` as announced: the whole turn time of a timed human seat (its timer has
+        just started; the same number when a restore makes the message again), and its legal actions
+        unless a bot plays it through a hand-over (or nobody holds it to be told)."""
         seat = self.seats[mover]
         limit = None if seat.bot_plays else self.room.turn_limit(seat)
         time_left = None if limit is None else limit * 1000
-        public = self._turn_body(mover, None, time_left)
-        for session, viewer in listeners:
-            session.deliver(self._turn_body(mover, viewer, time_left) if viewer == mover else public)
-
-    def _turn_body(self, mover: int, viewer: int | None, time_left_ms: int | None) -> bytes:
-        """``turn`` as ``viewer`` gets it: with the legal actions if it is the seat to move (and no bot
-        plays it through a hand-over)."""
-        legal: list[Any] = []
-        if viewer == mover and not self.seats[mover].handing_over:
-            legal = self._dealt().legal_actions(mover)
-        return turn_body(self._turn_head, mover, time_left_ms, legal)
+        told = seat.session is not None and not seat.handing_over
+        return NextTurn(mover, time_left, self._dealt().legal_actions(mover) if told else ())
 
     def play_for(self, seat: Seat, action: Any) -> None:
         """The move the server chose for ``seat`` (its bot, or auto-play for its player: marked ``auto``)."""
@@ -448,6 +428,7 @@ class _Inbox:
     """Stands in for a seated session while a restore makes its messages again: keeps what it is sent."""
 
     __slots__ = ("bodies",)
+    folds = False  # the shape a journal's ends count (a session that folded resumes by snapshot)
 
     def __init__(self) -> None:
         self.bodies: list[bytes] = []
