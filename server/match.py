@@ -314,7 +314,7 @@ class Match:
             self.turns.cancel()
             self.room.game_over()
         elif engine.between_hands:
-            self._between_hands()
+            return self._between_hands(reply)
         else:
             self._next_turn()
         return False
@@ -326,20 +326,24 @@ class Match:
         """The pause between hands, while the engine rests after a hand (``None``: no pause)."""
         return self.breaks.pause
 
-    def _between_hands(self) -> None:
+    def _between_hands(self, reply: tuple[Recipient, CommandId] | None = None) -> bool:
         """A hand ended and the engine holds the next deal: pause, or deal at once (no pause asked, or
-        nobody to wait for)."""
-        if not self.breaks.start(self._dealt().hand_number):
-            self.deal_next()
+        nobody to wait for). Whether ``reply`` went out inside the new deal's last event."""
+        if self.breaks.start(self._dealt().hand_number):
+            return False
+        return self._deal_next(reply)
 
     def deal_next(self) -> None:
         """The pause is over (or there is none): deal the held hand, tell everyone, first turn."""
+        self._deal_next(None)
+
+    def _deal_next(self, reply: tuple[Recipient, CommandId] | None) -> bool:
         self.turns.cancel()
         had_pause = self.breaks.end()
         events = self._dealt().deal_next()
         if had_pause:
             self.room.stored()  # no pause any more
-        self._play_on(events)
+        return self._play_on(events, reply=reply)
 
     def ready(self, seat: int) -> None:
         self.breaks.ready(seat)
