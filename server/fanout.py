@@ -1,13 +1,17 @@
-"""A game's messages to its table: each event to each listener as that listener may see it, then whose
-turn it is: as a ``turn`` message, or (feature ``turn_in_event``) inside the listener's last event.
+"""What a game tells the people at its table: each event as each listener may see it, and whose turn it is.
 
-Hidden information is the engine's to decide (``event.seen_by(viewer)``); here each distinct form of an
-event is encoded once and shared, and the legal actions go to the seat to move only.
+A :class:`FanOut` belongs to one :class:`~boneyard.server.match.Match`. It holds the two encoders
+a game needs (its events and its ``turn`` messages) and nothing of the game's state: the match
+hands it the engine and the listeners each time, so the same code makes the live frames and, for a
+resume after a crash, the same frames again (:meth:`FanOut.regenerate`).
 
-A listener whose session accepted ``turn_in_event`` (``Recipient.folds``) gets the turn that follows a
-batch of events inside the last event of the batch it sees, and the actor its ``ok`` there too
-(``reply_to``): one frame where there were three. Everyone else gets exactly the separate messages, in
-the same order.
+Hidden information is decided by the engine alone: ``event.seen_by(viewer)`` for events and
+``engine.legal_actions(seat)`` only for the seat to move.
+
+A listener whose session accepted feature ``turn_in_event`` (``Recipient.folds``) gets the turn that
+follows a batch of events inside the last event of the batch it sees, and the actor its ``ok`` there
+too (``reply_to``): one frame where there were three. Everyone else gets exactly the separate
+messages, in the same order.
 """
 
 from __future__ import annotations
@@ -18,17 +22,24 @@ from functools import partial
 from typing import Any
 
 from boneyard.protocol.values import CommandId
-from boneyard.server.games.base import Event
+from boneyard.server.games.base import Engine, Event
+from boneyard.server.host import Room
 from boneyard.server.session import Recipient
 from boneyard.server.wire import EventEncoder, reply_field, turn_body, turn_field, turn_head, with_fields
 
 Listeners = Sequence[tuple[Recipient, int | None]]
-"""Who hears a table's messages, with the seat each sees the game from (``None``: a spectator)."""
+"""Who hears a game: each recipient with the seat it sees as (``None``: a spectator)."""
+
+Regenerated = dict[int, tuple[bytes, ...]]
+"""One action's messages to each seated viewer, by seat, as a restore makes them again."""
+
+Reply = tuple[Recipient, CommandId]
+"""The player whose ``act`` caused the events, and its ``id``: answered ``ok`` (or inside the event)."""
 
 
 @dataclass(frozen=True, slots=True)
 class NextTurn:
-    """The turn that follows a batch of events."""
+    """The turn that follows a batch of events, as announced."""
 
     seat: int
     """The seat to move."""
@@ -39,13 +50,25 @@ class NextTurn:
 
 
 class FanOut:
-    """One table's game messages, encoded once per distinct form (the table id and game once ever)."""
+    """The events and turns of one game at ``room``, encoded once per distinct form."""
 
-    __slots__ = ("_events", "_turn_head")
+    __slots__ = ("_events", "_turn_head", "room")
 
-    def __init__(self, game: str, table_id: str) -> None:
-        self._events = EventEncoder(game, table_id)
-        self._turn_head = turn_head(table_id)
+    def __init__(self, game: str, room: Room) -> None:
+        self.room = room
+        self._events = EventEncoder(game, room.table_id)
+        self._turn_head = turn_head(room.table_id)
+
+    def next_turn(self, engine: Engine, mover: int, time_left_ms: int | None = None) -> NextTurn:
+        """``mover``'s turn: by default with the whole turn time of a timed human seat (its timer has
+        just started; the same number when a restore makes the message again), and its legal actions
+        unless a bot plays it through a hand-over (or nobody holds it to be told)."""
+        seat = self.room.roster.seats[mover]
+        if time_left_ms is None:
+            limit = None if seat.bot_plays else self.room.turn_limit(seat)
+            time_left_ms = None if limit is None else limit * 1000
+        told = seat.session is not None and not seat.handing_over
+        return NextTurn(mover, time_left_ms, engine.legal_actions(mover) if told else ())
 
     def send(
         self,
@@ -55,12 +78,12 @@ class FanOut:
         record_id: str | None = None,
         auto: bool = False,
         turn: NextTurn | None = None,
-        reply: tuple[Recipient, CommandId] | None = None,
+        reply: Reply | None = None,
     ) -> bool:
         """``events`` to each listener as it may see them (``auto``: the server took the action for a
-        player; ``record_id`` goes in ``game_over``), then ``turn`` if given. ``reply``: the actor and
-        its ``act``'s id, folded into its last event if it accepted ``turn_in_event``. Whether it was
-        (if not, the caller sends the ``ok``)."""
+        player; ``record_id`` goes in ``game_over``), then ``turn`` if given. ``reply``: folded into the
+        actor's last event if it accepted ``turn_in_event``; whether it was (if not, the caller sends
+        the ``ok``)."""
         if not listeners:
             return False
         encode = partial(self._events.body, auto=auto)
@@ -92,11 +115,7 @@ class FanOut:
         return self._then_turn(listeners, last, turn, reply)
 
     def _then_turn(
-        self,
-        listeners: Listeners,
-        last: list[bytes | None],
-        turn: NextTurn,
-        reply: tuple[Recipient, CommandId] | None,
+        self, listeners: Listeners, last: list[bytes | None], turn: NextTurn, reply: Reply | None
     ) -> bool:
         folded_reply = False
         public_body: bytes | None = None
@@ -135,3 +154,33 @@ class FanOut:
         """``turn`` as ``viewer`` gets it: the legal actions only if it holds the seat to move."""
         legal = turn.legal_actions if viewer == turn.seat else ()
         return turn_body(self._turn_head, turn.seat, turn.time_left_ms, legal)
+
+    def regenerate(
+        self, engine: Engine, events: list[Event], auto: bool, seated: list[int]
+    ) -> Regenerated | None:
+        """What each seated viewer was sent for one action (its events, then the next turn), or ``None``
+        where the live path sent more than the action's own messages: the game's end (its record,
+        ``deal_revealed``, ``table_updated``), a hand's end (a pause between hands, or the next deal,
+        with a hand-over's ``table_updated``). Made in the plain shape: a session that accepted
+        ``turn_in_event`` got fewer messages, so the journal's ends do not fit them, and it resumes by
+        snapshot (:mod:`~boneyard.server.storage.crashlog`)."""
+        if engine.is_over or engine.between_hands:
+            return None
+        inboxes = {viewer: _Inbox() for viewer in seated}
+        listeners = [(inbox, viewer) for viewer, inbox in inboxes.items()]
+        turn = None if engine.to_move is None else self.next_turn(engine, engine.to_move)
+        self.send(events, listeners, auto=auto, turn=turn)
+        return {viewer: tuple(inbox.bodies) for viewer, inbox in inboxes.items()}
+
+
+class _Inbox:
+    """Stands in for a seated session while a restore makes its messages again: keeps what it is sent."""
+
+    __slots__ = ("bodies",)
+    folds = False  # the shape the journal's ends are checked against
+
+    def __init__(self) -> None:
+        self.bodies: list[bytes] = []
+
+    def deliver(self, body: bytes) -> None:
+        self.bodies.append(body)

@@ -1,4 +1,5 @@
-"""One game at a table: the engine, its seed and moves, the events fan-out, the record (its timer: turns.py).
+"""One game at a table: the engine, its seed and moves, the record (its timer: turns.py; what it tells the
+table: fanout.py).
 
 A :class:`Match` is owned by its :class:`~boneyard.server.table.Table` (a rematch is a new match)
 and sees the table through :class:`~boneyard.server.host.Room` and the server through
@@ -23,7 +24,7 @@ from typing import Any
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
-from boneyard.server.fanout import FanOut, NextTurn
+from boneyard.server.fanout import FanOut, Regenerated, Reply
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Room, TableHost
@@ -31,7 +32,7 @@ from boneyard.server.logs import ids
 from boneyard.server.pause import HandBreak, HandPause
 from boneyard.server.records import validated
 from boneyard.server.seats import Seat
-from boneyard.server.session import Recipient, Session
+from boneyard.server.session import Session
 from boneyard.server.turns import TurnTimer
 from boneyard.server.wire import engine_action, ok_body, view_model
 
@@ -78,8 +79,8 @@ class Match:
         """Actions accepted so far."""
         self.engine: Engine | None = None
         """The game, once dealt (:meth:`first_deal`)."""
-        self.fan_out = FanOut(spec.name, room.table_id)
-        """The game's messages to the table: events, turns."""
+        self.fan_out = FanOut(spec.name, room)
+        """Its events and turns to the people at the table."""
         self.turns = TurnTimer(host, room, self)
         """The game's one timer: turn time, bots' moves, the wait for seeds, the pause between hands."""
         self.breaks = HandBreak(host, room, self)
@@ -123,24 +124,10 @@ class Match:
             events = engine.apply(seat, action, auto=auto)
             self.moves += 1
             if regenerate_from is not None and k >= regenerate_from:
-                regenerated.append(self._regenerated(events, auto, seated))
+                regenerated.append(self.fan_out.regenerate(engine, events, auto, seated))
         if engine.between_hands and not engine.is_over:
             self.breaks.restored(engine.hand_number)  # mid-pause: armed again by resume_turn
         return regenerated
-
-    def _regenerated(self, events: list[Event], auto: bool, seated: list[int]) -> Regenerated | None:
-        """What each seated viewer was sent for one action (its events, then the next turn), or ``None``
-        where the live path sent more than the action's own messages: the game's end (its record,
-        ``deal_revealed``, ``table_updated``), a hand's end (a pause between hands, or the next deal,
-        with a hand-over's ``table_updated``)."""
-        engine = self._dealt()
-        if engine.is_over or engine.between_hands:
-            return None
-        inboxes = {viewer: _Inbox() for viewer in seated}
-        listeners = [(inbox, viewer) for viewer, inbox in inboxes.items()]
-        turn = None if engine.to_move is None else self._turn_of(engine.to_move)
-        self.fan_out.send(events, listeners, auto=auto, turn=turn)
-        return {viewer: tuple(inbox.bodies) for viewer, inbox in inboxes.items()}
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
@@ -251,15 +238,14 @@ class Match:
         actor = holder.session
         reply = None if reply_to is None or actor is None else (actor, reply_to)
         if not self._after(events, reply=reply) and reply is not None:
-            reply[0].deliver(ok_body(reply[1]))
+            reply[0].deliver(ok_body(reply[1]))  # not folded into the events (turn_in_event)
         self._note_ends(reply_to)
 
     def remind_turn(self, session: Session, seat: int) -> None:
         """After a resume: the player's turn again, if they are to move, with the time really left."""
         if self.engine is not None and self.engine.to_move == seat:
-            turn = self._turn_of(seat)
-            now = NextTurn(seat, self.time_left_ms(), turn.legal_actions)
-            session.deliver(self.fan_out.turn_body(now, seat))
+            turn = self.fan_out.next_turn(self.engine, seat, self.time_left_ms())
+            session.deliver(self.fan_out.turn_body(turn, seat))
 
     def restart_turn(self, seat: Seat) -> None:
         """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
@@ -294,9 +280,7 @@ class Match:
             return  # bots only: nobody to resume
         self.host.table_log.action_end(self.room.table_id, self.number, self.moves - 1, reply_to, ends)
 
-    def _after(
-        self, events: list[Event], *, auto: bool = False, reply: tuple[Recipient, CommandId] | None = None
-    ) -> bool:
+    def _after(self, events: list[Event], *, auto: bool = False, reply: Reply | None = None) -> bool:
         """An accepted action's messages, and what follows it: the next turn, or the hand's or game's
         end. Whether ``reply`` (the actor's ``act`` id) went out inside its last event."""
         engine = self._dealt()
@@ -326,7 +310,7 @@ class Match:
         """The pause between hands, while the engine rests after a hand (``None``: no pause)."""
         return self.breaks.pause
 
-    def _between_hands(self, reply: tuple[Recipient, CommandId] | None = None) -> bool:
+    def _between_hands(self, reply: Reply | None = None) -> bool:
         """A hand ended and the engine holds the next deal: pause, or deal at once (no pause asked, or
         nobody to wait for). Whether ``reply`` went out inside the new deal's last event."""
         if self.breaks.start(self._dealt().hand_number):
@@ -337,7 +321,7 @@ class Match:
         """The pause is over (or there is none): deal the held hand, tell everyone, first turn."""
         self._deal_next(None)
 
-    def _deal_next(self, reply: tuple[Recipient, CommandId] | None) -> bool:
+    def _deal_next(self, reply: Reply | None) -> bool:
         self.turns.cancel()
         had_pause = self.breaks.end()
         events = self._dealt().deal_next()
@@ -362,37 +346,28 @@ class Match:
         if handed:
             self.room.changed()
 
-    def _play_on(
-        self, events: list[Event], *, auto: bool = False, reply: tuple[Recipient, CommandId] | None = None
-    ) -> bool:
+    def _play_on(self, events: list[Event], *, auto: bool = False, reply: Reply | None = None) -> bool:
         """Events followed by the next turn: the seat to move's timer (or bot) starts, then everyone
         hears the events and the turn (inside the last event, where the listener accepted
         ``turn_in_event``). Whether ``reply`` went out inside the actor's last event."""
-        mover = self._dealt().to_move
+        engine = self._dealt()
+        mover = engine.to_move
         listeners = self.room.roster.listeners()
         if mover is None:
             self.fan_out.send(events, listeners, auto=auto)
             return False
         self.turns.schedule(self.seats[mover])  # no message: a bot's move comes on a later loop pass
-        return self.fan_out.send(events, listeners, auto=auto, turn=self._turn_of(mover), reply=reply)
+        turn = self.fan_out.next_turn(engine, mover)
+        return self.fan_out.send(events, listeners, auto=auto, turn=turn, reply=reply)
 
     def _next_turn(self) -> None:
         """Start the seat to move's turn (timer or bot) and send everyone ``turn``."""
-        mover = self._dealt().to_move
+        engine = self._dealt()
+        mover = engine.to_move
         if mover is None:
             return
         self.turns.schedule(self.seats[mover])
-        self.fan_out.turn(self._turn_of(mover), self.room.roster.listeners())
-
-    def _turn_of(self, mover: int) -> NextTurn:
-        """The turn of ``mover`` as announced: the whole turn time of a timed human seat (its timer has
-        just started; the same number when a restore makes the message again), and its legal actions
-        unless a bot plays it through a hand-over (or nobody holds it to be told)."""
-        seat = self.seats[mover]
-        limit = None if seat.bot_plays else self.room.turn_limit(seat)
-        time_left = None if limit is None else limit * 1000
-        told = seat.session is not None and not seat.handing_over
-        return NextTurn(mover, time_left, self._dealt().legal_actions(mover) if told else ())
+        self.fan_out.turn(self.fan_out.next_turn(engine, mover), self.room.roster.listeners())
 
     def play_for(self, seat: Seat, action: Any) -> None:
         """The move the server chose for ``seat`` (its bot, or auto-play for its player: marked ``auto``)."""
@@ -422,20 +397,3 @@ class Match:
         self.host.records.put(record_id, record)
         log.info("game over", extra=ids(table_id=self.room.table_id, record_id=record_id))
         return record_id
-
-
-Regenerated = dict[int, tuple[bytes, ...]]
-"""One action's messages to each seated viewer, by seat, as a restore makes them again."""
-
-
-class _Inbox:
-    """Stands in for a seated session while a restore makes its messages again: keeps what it is sent."""
-
-    __slots__ = ("bodies",)
-    folds = False  # the shape a journal's ends count (a session that folded resumes by snapshot)
-
-    def __init__(self) -> None:
-        self.bodies: list[bytes] = []
-
-    def deliver(self, body: bytes) -> None:
-        self.bodies.append(body)
