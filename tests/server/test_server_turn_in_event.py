@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
+from durability_kit import durable
 from server_oracle import check_connection
 from server_testkit import Player, choose, running_server
 from test_server_games import play_game
@@ -164,6 +166,34 @@ async def test_an_opted_in_session_resumes_with_a_replay_in_its_shape_or_a_snaps
         await asyncio.gather(*others)
         assert not any(m.type == "event" and (m.turn or m.reply_to) for m in plain.log)
         assert any(m.type == "ok" for m in plain.log)
+
+
+@pytest.mark.parametrize("again", [FOLD, ()], ids=["opted-in-again", "plain"])
+async def test_after_a_restart_an_opted_in_session_never_gets_folded_messages_replayed_plain(
+    tmp_path: Path, again: tuple[str, ...]
+) -> None:
+    """Its log (folded messages) is not kept over a restart: whatever it asks for then, it gets no message
+    in a shape it did not accept: the restart's own messages, or a snapshot, then its turn."""
+    async with durable(tmp_path) as server:
+        ana = await Player.connect(server.url, "ana", accept=FOLD)
+        created = await ana.request(type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=None)
+        table_id = created.table.table_id
+        await act_on_turns(ana, table_id, 2)
+        assert any(m.type == "event" and m.turn is not None for m in ana.log)
+    async with durable(tmp_path) as server:
+        back = await Player.connect(server.url, "ana", identify=False)
+        resume = {"token": ana.token, "last_seq": ana.seq}
+        fields = {"accept": list(again)} if again else {}
+        welcome = await back.request(type="identify", name="ana", resume=resume, **fields)
+        assert welcome.resumed and welcome.accepted == again
+        replayed = [await back.next() for _ in range(welcome.replayed)]
+        assert not any(m.type == "event" for m in replayed), replayed
+        if not replayed:
+            assert (await back.next()).type == "snapshot"
+        await back.until(  # her turn, a reminder or the next one: the game goes on
+            lambda m: any(p.type == "turn" and p.seat == 0 and p.legal_actions for p in unfolded(m))
+        )
+        assert all(m.turn is None for m in back.log if m.type == "event") or again == FOLD
 
 
 @pytest.mark.parametrize(
