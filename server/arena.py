@@ -230,7 +230,7 @@ def run_arena(
             "options": options,
             "seed": seed,
             "levels": {level: arenafile.describe_bot(spec.bot_at(level)) for level in sorted(set(bots))},
-            "code": arenafile.code_fingerprint(Path(__file__)),
+            "code": arenafile.code_fingerprint(Path(__file__), game),
         }
         saver = arenafile.Saver(save, header)
         try:

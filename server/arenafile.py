@@ -36,14 +36,16 @@ class SaveMismatch(ValueError):
     use by a run going on now."""
 
 
-def code_fingerprint(arena: Path) -> str:
-    """A hash of the source that decides an arena's games: ``boneyard.server.games``, the arena's
-    module (``arena``: its file) and this one."""
+def code_fingerprint(arena: Path, game: str) -> str:
+    """A hash of the source that decides an arena's games of ``game``: the rules and bots of that game
+    (``boneyard.server.games.<game>``) and what the games share (the package's own modules: the
+    registry, dealers, tiles), the arena's module (``arena``: its file) and this one. Another game's
+    changes leave it as it was, so a long run of one game survives work on the other."""
     from boneyard.server import games
 
     root = Path(games.__file__).parent
     digest = hashlib.sha256()
-    for path in [*sorted(root.rglob("*.py")), arena, Path(__file__)]:
+    for path in [*sorted(root.glob("*.py")), *sorted((root / game).rglob("*.py")), arena, Path(__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 

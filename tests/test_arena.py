@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from boneyard.server import arena
 from boneyard.server.arena import ArenaResult, LevelStats, confidence, report, run_arena
-from boneyard.server.arenafile import SaveMismatch, Saver
+from boneyard.server.arenafile import SaveMismatch, Saver, code_fingerprint
 
 
 def _figures(result: ArenaResult) -> dict[str, tuple[int, ...]]:
@@ -198,3 +199,10 @@ def test_the_command_line_resumes_and_refuses_in_one_line(tmp_path: Path) -> Non
         f"boneyard-server: {save} was made by another arena run (seed: the file has 1, this run 2); "
         "give another --save file"
     ]
+
+
+def test_the_code_fingerprint_is_the_games_own() -> None:
+    """A run of one game names the code of that game (and what the games share), not the other's."""
+    module = Path(arena.__file__)
+    moon, straight = code_fingerprint(module, "moon"), code_fingerprint(module, "straight")
+    assert moon != straight and code_fingerprint(module, "moon") == moon
