@@ -63,8 +63,9 @@ class Link(Protocol):
 class Router(Protocol):
     """Where a cluster node sends commands for tables it does not own (``boneyard.server.cluster``)."""
 
-    def forwards(self, session: Session, command: Any) -> bool:
-        """Forward ``command`` if another node owns the table it names; whether it did."""
+    def forwards(self, link: Link, session: Session, command: Any) -> bool:
+        """Forward ``command`` if another node owns the table it names, or hold it to handle later
+        (with ``dispatch``, on ``link``); whether it did either."""
         ...
 
     def fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
@@ -119,7 +120,7 @@ class Commands:
                 link.close_with(4001, "the first command must be identify")
             return
         cluster = self.cluster
-        if cluster is not None and cluster.forwards(session, command):
+        if cluster is not None and cluster.forwards(link, session, command):
             return  # the table's owner handles it and replies (through this session)
         self.dispatch(link, session, command)
 

@@ -53,6 +53,8 @@ class Owners(Protocol):
 
     def owner_of(self, table_id: str) -> str | None: ...
 
+    async def look_up(self, table_id: str) -> str | None: ...
+
 
 class Records(Protocol):
     """The cluster's finished records (:class:`~boneyard.server.cluster.records.ClusterRecords`)."""
@@ -91,24 +93,48 @@ class HomeSide:
         self._places: dict[tuple[str, str], RemotePlace] = {}
         self._former: dict[str, set[str]] = {}
         """The nodes that owned one of a player's tables before it moved, by player id."""
+        self._held: dict[str, list[tuple[Link, Any]]] = {}
+        """A player's commands waiting behind a look-up of a table this node does not list yet, in
+        the order they came, by player id."""
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         self.lobby, self.commands, self.metrics = lobby, commands, metrics
 
-    def forwards(self, session: Session, command: Any) -> bool:
-        """Forward ``command`` to the owner if it names a table another node owns; whether it did."""
+    def forwards(self, link: Link, session: Session, command: Any) -> bool:
+        """Forward ``command`` to the owner if it names a table another node owns; whether it did (or
+        holds it: behind a look-up of the table, or behind the player's earlier command that waits for
+        one, so that a player's commands are handled in the order they were sent)."""
+        held = self._held.get(session.player_id)
+        if held is not None:
+            held.append((link, command))
+            return True
         table_id = getattr(command, "table_id", None)
         if table_id is None or self.lobby is None:
             return False
+        owner = self._owner(session, table_id)
+        if owner is None and table_id not in self.lobby.tables:
+            # Not in this node's mirror (yet): a table created on another node a moment ago is in the
+            # bucket already (its owner enters it before telling anyone of it), so ask the bucket.
+            self._held[session.player_id] = [(link, command)]
+            self._spawn(self._look_up(session, table_id))
+            return True
+        if owner is None:
+            return False
+        self._forward(session, command, owner)
+        return True
+
+    def _owner(self, session: Session, table_id: str) -> str | None:
         place = self._places.get((session.player_id, table_id))
         # The player's place knows a takeover first (the new owner's places come before its snapshot);
         # a place at a table this node took over while the player was relayed stays relayed.
         owner = place.owner if place is not None else None
-        if owner is None and table_id not in self.lobby.tables:
+        if owner is None and self.lobby is not None and table_id not in self.lobby.tables:
             owner = self._owners.owner_of(table_id)
-        if owner is None:
-            return False
+        return owner
+
+    def _forward(self, session: Session, command: Any, owner: str) -> None:
+        assert self.lobby is not None
         token = session.token
         if command.type in ("join", "take_seat"):
             token = self.lobby.token_for(session)  # the home holds the token: the player resumes here
@@ -118,7 +144,26 @@ class HomeSide:
         )
         if self.metrics is not None:
             self.metrics.routed.inc()
-        return True
+
+    async def _look_up(self, session: Session, table_id: str) -> None:
+        """The owner of a table this node's mirror does not list, from the bucket; then the commands
+        the player sent meanwhile, in order (a table nobody lists: ``no_such_table``, from here)."""
+        try:
+            await self._owners.look_up(table_id)  # listed in the mirror if it exists
+        except Exception as error:
+            log.warning("table %s: cannot read the directory: %s", table_id, error)
+        commands = self.commands
+        assert commands is not None
+        held = self._held.pop(session.player_id, [])
+        for n, (link, command) in enumerate(held):
+            if n == 0:
+                owner = self._owner(session, table_id)
+                if owner is not None:
+                    self._forward(session, command, owner)
+                    continue
+            elif self.forwards(link, session, command):
+                continue  # forwarded, or held again behind a look-up of its own
+            commands.dispatch(link, session, command)
 
     def _control(self, player_id: str, table_id: str, what: str, seat: int | None) -> None:
         place = self._places.get((player_id, table_id))

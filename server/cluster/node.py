@@ -99,7 +99,7 @@ class ClusterNode:
         loop = asyncio.get_running_loop()
         self.bus = Bus(loop, self._publish, writes.settled, name)
         writes.on_refused = self._refused
-        self.mirror = LobbyMirror(name, tables)
+        self.mirror = LobbyMirror(name, tables, writes)
         """The cluster-wide lobby: the directory followed, this node's tables published."""
         self.home = HomeSide(
             name, self.bus, self._publish, self.mirror, tokens, self.tablelog, writes, records
@@ -183,6 +183,7 @@ class ClusterNode:
     def lost(self, table_id: str, why: str) -> None:
         """The table is no longer this node's: dropped at once, its timers stopped, nothing more sent."""
         self.tablelog.forget(table_id, lost=True)
+        self.mirror.forget(table_id)
         lobby = self.lobby
         table = lobby.tables.pop(table_id, None) if lobby is not None else None
         if table is None or lobby is None:
