@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
@@ -30,6 +30,7 @@ from boneyard.server.cluster.relay import (
     REHOME,
     Bus,
     Publish,
+    RelaySession,
     RemotePlace,
     inbox,
 )
@@ -48,12 +49,24 @@ if TYPE_CHECKING:
 log = logging.getLogger("boneyard.cluster")
 
 
+class Listing(Protocol):
+    """Another node's table as the directory lists it."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def owner(self) -> str: ...
+
+
 class Owners(Protocol):
     """Who owns another node's table (the cluster-wide lobby)."""
 
     def owner_of(self, table_id: str) -> str | None: ...
 
     async def look_up(self, table_id: str) -> str | None: ...
+
+    def seats_of(self, player_id: str) -> Sequence[tuple[Listing, int]]: ...
 
 
 class Records(Protocol):
@@ -76,6 +89,7 @@ class HomeSide:
         tablelog: JournalLog,
         writes: Writes,
         records: Records,
+        relays: Mapping[str, RelaySession],
     ) -> None:
         self.name = name
         self.bus = bus
@@ -85,6 +99,8 @@ class HomeSide:
         self.tablelog = tablelog
         self.writes = writes
         self.records = records
+        self._relays = relays
+        """The owner side's relay sessions (players of other nodes at this node's tables)."""
         self.lobby: Lobby | None = None
         self.commands: Commands | None = None
         self.metrics: ClusterMetrics | None = None
@@ -212,6 +228,7 @@ class HomeSide:
             place = known or RemotePlace(table_id, owner, player_id, self._control)
             self._moved(player_id, place.owner, owner)
             place.owner = owner  # another node took the table over
+            place.rehoming = False
             self._places[(player_id, table_id)] = place
             session.tables[place] = seat
         if session.tables:
@@ -249,10 +266,31 @@ class HomeSide:
         player_id, name, _ = msgpack.unpackb(entry.value)
         session = lobby.by_token.get(token) or lobby.restore_session(StoredSession(token, player_id, name))
         self.homed[player_id] = session
+        self._seat(session)
         self.tablelog.session(session)  # its home is this node now (a takeover relays here)
         await self.writes.committed()
         commands.resumed(link, session, command)
         await self._publish(REHOME, msgpack.packb([player_id, self.name]))
+
+    def _seat(self, session: Session) -> None:
+        """A resumed session's seats before its ``welcome`` names them, as a single node's resume does:
+        where the directory says the player sits, and the seats of this node's own tables their relay
+        session holds (their home was another node). The owners' places confirm them."""
+        lobby = self.lobby
+        assert lobby is not None
+        player_id = session.player_id
+        seats = [(listed.table_id, listed.owner, seat) for listed, seat in self._owners.seats_of(player_id)]
+        relay = self._relays.get(player_id)
+        if relay is not None:
+            seats += [(table.table_id, self.name, seat) for table, seat in relay.seats()]
+        for table_id, owner, seat in seats:
+            if (player_id, table_id) in self._places:
+                continue
+            place = RemotePlace(table_id, owner, player_id, self._control, rehoming=True)
+            self._places[(player_id, table_id)] = place
+            session.tables[place] = seat
+        if session.tables:
+            lobby.at_table(session)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

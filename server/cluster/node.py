@@ -101,12 +101,20 @@ class ClusterNode:
         writes.on_refused = self._refused
         self.mirror = LobbyMirror(name, tables, writes)
         """The cluster-wide lobby: the directory followed, this node's tables published."""
-        self.home = HomeSide(
-            name, self.bus, self._publish, self.mirror, tokens, self.tablelog, writes, records
-        )
-        """This node's players at other nodes' tables (the commands' router)."""
         self.owner = OwnerSide(name, self.bus)
         """Other nodes' players at this node's tables."""
+        self.home = HomeSide(
+            name,
+            self.bus,
+            self._publish,
+            self.mirror,
+            tokens,
+            self.tablelog,
+            writes,
+            records,
+            self.owner.relays,
+        )
+        """This node's players at other nodes' tables (the commands' router)."""
         self.lobby: Lobby | None = None
         self.metrics: ClusterMetrics | None = None
         self._subscriptions: list[Any] = []

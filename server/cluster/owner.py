@@ -13,7 +13,17 @@ from nats.aio.msg import Msg
 
 from boneyard.protocol import ProtocolError
 from boneyard.protocol.codec import decode_hot
-from boneyard.server.cluster.relay import COMMAND, CONTROL, RELAYED, Bus, Item, RelayLink, RelaySession
+from boneyard.server.cluster.relay import (
+    COMMAND,
+    CONTROL,
+    PLACES,
+    RELAYED,
+    Bus,
+    Item,
+    RelayLink,
+    RelaySession,
+    outbox,
+)
 
 if TYPE_CHECKING:
     from boneyard.server.commands import Commands
@@ -111,6 +121,11 @@ class OwnerSide:
         """The player resumed through ``home``: relay there, with a snapshot of each table."""
         relay = self.relays.get(player_id)
         lobby = self.lobby
+        if relay is None and lobby is not None and home != self.name:
+            # At none of this node's tables: the new home's places from the directory (a moment old)
+            # may still name one of them.
+            self.bus.send(outbox(home), [PLACES, player_id, self.name, {}])
+            return
         if relay is None or lobby is None or (home == relay.home and relay.client is not None):
             return
         relay.cancel_timer()

@@ -191,23 +191,31 @@ class RemotePlace:
     """A table owned by another node, as one of the home node's sessions at it knows it (one per session
     and table: every control names the player)."""
 
-    __slots__ = ("_control", "owner", "player_id", "table_id")
+    __slots__ = ("_control", "owner", "player_id", "rehoming", "table_id")
 
-    def __init__(self, table_id: str, owner: str, player_id: str, control: Control) -> None:
+    def __init__(
+        self, table_id: str, owner: str, player_id: str, control: Control, *, rehoming: bool = False
+    ) -> None:
         self.table_id = table_id
         self.owner = owner
         """The node that owns the table now (re-pointed when another node takes it over)."""
         self.player_id = player_id
         self._control = control
+        self.rehoming = rehoming
+        """Made from the directory for a resume through this node: until the owner's places come, the
+        owner is re-pointing the player here (``REHOME``) and sends the snapshot and reconnects the
+        seat by itself, so the resume asks for neither."""
 
     def snapshot_body(self, viewer: int | None) -> bytes:
         """Ask the owner for a snapshot (it alone knows the table, and sends it after whatever it sent
         before); the empty body tells the caller (a resume) that there is nothing to deliver here."""
-        self._control(self.player_id, self.table_id, "snapshot", viewer)
+        if not self.rehoming:
+            self._control(self.player_id, self.table_id, "snapshot", viewer)
         return b""
 
     def seat_connected(self, seat: int) -> None:
-        self._control(self.player_id, self.table_id, "connected", seat)
+        if not self.rehoming:
+            self._control(self.player_id, self.table_id, "connected", seat)
 
     def seat_disconnected(self, seat: int) -> None:
         self._control(self.player_id, self.table_id, "disconnected", seat)

@@ -102,20 +102,32 @@ async def join_seats(players: list[Player], table_id: str, first: int = 0) -> No
         assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"
 
 
-async def play_on(player: Player, table_id: str, rng: random.Random, elsewhere: str) -> list[Player]:
-    """Play to the end; closed with 1012, resume through ``elsewhere`` and play on. Each connection."""
+async def play_on(
+    player: Player, table_id: str, rng: random.Random, elsewhere: str, codes: tuple[int, ...] = (1012,)
+) -> list[Player]:
+    """Play to the end; closed with one of ``codes``, resume through ``elsewhere`` and play on. Each
+    connection."""
     try:
         await player.play(table_id, rng)
         return [player]
     except ConnectionClosed:
-        assert player.ws.close_code == 1012, player.ws.close_code
-    again = await Player.connect(elsewhere, player.name, identify=False)
+        assert player.ws.close_code in codes, player.ws.close_code
+    again = await resume_through(player, elsewhere)
+    await again.play(table_id, rng)
+    return [player, again]
+
+
+async def resume_through(player: Player, url: str) -> Player:
+    """``player``'s session resumed on a new connection to ``url``: it holds the same seats, its
+    ``welcome`` names them (in ``again.log[0]``), and the snapshots follow (``replayed: 0``)."""
+    again = await Player.connect(url, player.name, identify=False)
     resume = {"token": player.token, "last_seq": player.seq}
     welcome = await again.request(type="identify", name=player.name, resume=resume)
     assert welcome.type == "welcome" and welcome.resumed and welcome.replayed == 0, welcome
-    again.token, again.seat = player.token, player.seat
-    await again.play(table_id, rng)
-    return [player, again]
+    seats = [(s.table_id, s.seat) for s in welcome.seats]
+    assert seats == [(player.table_id, player.seat)], (player.name, seats)
+    again.token, again.seat, again.table_id = player.token, player.seat, player.table_id
+    return again
 
 
 def not_subsequence(seen: list[Any], record: list[Any]) -> list[Any]:
