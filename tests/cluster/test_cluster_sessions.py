@@ -12,9 +12,7 @@ import random
 import signal
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import Player, cluster, join_seats, not_subsequence, play_on
-from durability_kit import record_actions, seen_actions
-from server_oracle import check_connection
+from clusterkit import check_played, cluster, play_on, sit_down
 
 from boneyard.server.games.records import replay
 
@@ -30,16 +28,9 @@ async def test_a_player_whose_node_was_killed_resumes_through_another_with_their
     nats_server: NatsServer,
 ) -> None:
     async with cluster(nats_server.url, 3, LEASE) as (owner, home, other):
-        players = [await Player.connect(node.url, f"k{i}") for i, node in enumerate((owner, home, other))]
-        created = await players[0].request(
-            type="create_table",
-            game="straight",
-            options={"players": 3, "target": 100},
-            seat=0,
-            turn_seconds=60,
+        table_id, players = await sit_down(
+            [owner, home, other], "straight", {"players": 3, "target": 100}, "k"
         )
-        table_id = created.table.table_id
-        await join_seats(players[1:], table_id, first=1)
         rng = random.Random(7)
         plays = [
             asyncio.create_task(play_on(p, table_id, random.Random(rng.random()), other.url, (1006, 1011)))
@@ -59,10 +50,4 @@ async def test_a_player_whose_node_was_killed_resumes_through_another_with_their
     assert [m.type for m in again.log].count("snapshot") == 1, "one snapshot: the owner's, at the resume"
     record = reply.record.model_dump()
     assert replay(record).is_over
-    actions = record_actions(record)
-    for connection in connections:
-        seen = [action for c in connection for action in seen_actions(c.log, table_id)]
-        assert not not_subsequence(seen, actions)
-        for c in connection:
-            assert not [m for m in c.log if m.type == "error"]
-            assert check_connection(c.log, c.seat, record, table_id) > 0
+    check_played(connections, record, table_id)
