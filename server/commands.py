@@ -76,6 +76,10 @@ class Router(Protocol):
         """Resume a token this node does not know from the cluster's tokens (or close with 4002)."""
         ...
 
+    def dropped(self, session: Session) -> None:
+        """The session's connection closed (after the lobby heard of it)."""
+        ...
+
 
 class Commands:
     """The table tier's front door: what a connection hands every decoded command to."""
@@ -146,6 +150,8 @@ class Commands:
         session, link.session = link.session, None
         if session is not None and session.client is link:
             self.lobby.session_dropped(session)
+            if self.cluster is not None:
+                self.cluster.dropped(session)
 
     # -- identification and resume ---------------------------------------------------------------------
 

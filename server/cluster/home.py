@@ -106,7 +106,8 @@ class HomeSide:
         self.metrics: ClusterMetrics | None = None
         self.homed: dict[str, Session] = {}
         """This node's sessions at other nodes' tables, by player id."""
-        self._places: dict[tuple[str, str], RemotePlace] = {}
+        self._places: dict[str, dict[str, RemotePlace]] = {}
+        """Each homed player's remote places, by player id and table id."""
         self._former: dict[str, set[str]] = {}
         """The nodes that owned one of a player's tables before it moved, by player id."""
         self._held: dict[str, list[tuple[Link, Any]]] = {}
@@ -141,7 +142,7 @@ class HomeSide:
         return True
 
     def _owner(self, session: Session, table_id: str) -> str | None:
-        place = self._places.get((session.player_id, table_id))
+        place = self._place(session.player_id, table_id)
         # The player's place knows a takeover first (the new owner's places come before its snapshot);
         # a place at a table this node took over while the player was relayed stays relayed.
         owner = place.owner if place is not None else None
@@ -182,9 +183,35 @@ class HomeSide:
             commands.dispatch(link, session, command)
 
     def _control(self, player_id: str, table_id: str, what: str, seat: int | None) -> None:
-        place = self._places.get((player_id, table_id))
+        place = self._place(player_id, table_id)
         if place is not None:
             self.bus.send(inbox(place.owner), [CONTROL, player_id, table_id, what, seat])
+            if what == "abandon":  # the session leaves the table (its owner's places may never come)
+                self._places[player_id].pop(table_id, None)
+                session = self.homed.get(player_id)
+                if session is not None:
+                    session.tables.pop(place, None)
+                    self._release(session)
+
+    def _place(self, player_id: str, table_id: str) -> RemotePlace | None:
+        places = self._places.get(player_id)
+        return None if places is None else places.get(table_id)
+
+    def dropped(self, session: Session) -> None:
+        """The session's connection closed (its seats, if any, wait for a resume)."""
+        self._release(session)
+
+    def _release(self, session: Session) -> None:
+        """Forget a player who is neither connected nor at a remote table: nothing more is for them here
+        (what an owner still sends them, its places at a table they left, has nobody to go to)."""
+        if session.client is not None or any(isinstance(p, RemotePlace) for p in session.tables):
+            return
+        player_id = session.player_id
+        if self.homed.get(player_id) is session:
+            del self.homed[player_id]
+            self._places.pop(player_id, None)
+            self._former.pop(player_id, None)
+            self._held.pop(player_id, None)
 
     async def on_outbox(self, msg: Msg) -> None:
         """A batch of bodies and places relayed back (subject ``outbox(name)``)."""
@@ -199,8 +226,7 @@ class HomeSide:
                 session.deliver(item[2])
             elif item[0] == PLACES:
                 self._set_places(session, item[2], item[3])
-            if session.client is None and not session.tables:
-                del self.homed[item[1]]  # gone from here, at no remote table: nothing more for it
+            self._release(session)
 
     def _stale(self, session: Session, sender: str) -> bool:
         """Whether ``sender`` is a node one of the player's tables moved away from, and no longer the
@@ -222,14 +248,14 @@ class HomeSide:
         for old in [p for p in session.tables if isinstance(p, RemotePlace) and p.owner == owner]:
             if old.table_id not in places:
                 del session.tables[old]
-                self._places.pop((player_id, old.table_id), None)
+                self._places[player_id].pop(old.table_id, None)
         for table_id, seat in places.items():
-            known = self._places.get((player_id, table_id))
+            known = self._place(player_id, table_id)
             place = known or RemotePlace(table_id, owner, player_id, self._control)
             self._moved(player_id, place.owner, owner)
             place.owner = owner  # another node took the table over
             place.rehoming = False
-            self._places[(player_id, table_id)] = place
+            self._places.setdefault(player_id, {})[table_id] = place
             session.tables[place] = seat
         if session.tables:
             lobby.at_table(session)
@@ -238,7 +264,7 @@ class HomeSide:
 
     def forget_place(self, session: Session, table_id: str) -> None:
         """The session's remote place at ``table_id`` is gone (this node owns the table now)."""
-        place = self._places.pop((session.player_id, table_id), None)
+        place = self._places.get(session.player_id, {}).pop(table_id, None)
         if place is not None:
             session.tables.pop(place, None)
             self._moved(session.player_id, place.owner, self.name)
@@ -284,10 +310,10 @@ class HomeSide:
         if relay is not None:
             seats += [(table.table_id, self.name, seat) for table, seat in relay.seats()]
         for table_id, owner, seat in seats:
-            if (player_id, table_id) in self._places:
+            if self._place(player_id, table_id) is not None:
                 continue
             place = RemotePlace(table_id, owner, player_id, self._control, rehoming=True)
-            self._places[(player_id, table_id)] = place
+            self._places.setdefault(player_id, {})[table_id] = place
             session.tables[place] = seat
         if session.tables:
             lobby.at_table(session)

@@ -63,6 +63,7 @@ class OwnerSide:
         relay = self.relays.get(player_id)
         if relay is None:
             relay = self.relays[player_id] = RelaySession(player_id, name, home, self.name, self.bus)
+            relay.released = self._released
         elif relay.home != home:
             relay.rehome(home)
         return relay
@@ -109,7 +110,12 @@ class OwnerSide:
 
     def settle(self, relay: RelaySession) -> None:
         """Tell the home the relay session's places; forget it once it is at no table here."""
-        if not relay.sync_places() and self.relays.get(relay.player_id) is relay:
+        if not relay.sync_places():
+            self._released(relay)
+
+    def _released(self, relay: RelaySession) -> None:
+        if self.relays.get(relay.player_id) is relay:
+            relay.cancel_timer()
             del self.relays[relay.player_id]
 
     async def on_rehome(self, msg: Msg) -> None:

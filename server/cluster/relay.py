@@ -124,7 +124,7 @@ RELAYED = _RelayPeer()
 class RelaySession(Session):
     """A remote player as the owner's tables see them: bodies go to the home node, unstamped."""
 
-    __slots__ = ("_bus", "_sent_places", "home", "owner")
+    __slots__ = ("_bus", "_sent_places", "home", "owner", "released")
 
     relayed = True
 
@@ -135,6 +135,8 @@ class RelaySession(Session):
         self._bus = bus
         self._sent_places: dict[str, int | None] = {}
         self.client = RELAYED
+        self.released: Callable[[RelaySession], None] | None = None
+        """Called when the session is at no table any more (its owner forgets it)."""
 
     def deliver(self, body: bytes) -> None:
         self.seq += 1
@@ -147,6 +149,8 @@ class RelaySession(Session):
         if places != self._sent_places:
             self._sent_places = places
             self._bus.send(outbox(self.home), [PLACES, self.player_id, self.owner, places])
+            if not places and self.released is not None:
+                self.released(self)  # e.g. its last table was removed
         return bool(places)
 
     def rehome(self, home: str) -> None:
@@ -224,8 +228,8 @@ class RemotePlace:
         self._control(self.player_id, self.table_id, "away", seat)
 
     def abandon(self, session: Session) -> None:
-        self._control(self.player_id, self.table_id, "abandon", None)
         session.tables.pop(self, None)  # the owner's places may never come: this session is going
+        self._control(self.player_id, self.table_id, "abandon", None)
 
     def __repr__(self) -> str:
         return f"RemotePlace({self.table_id!r} on {self.owner!r} for {self.player_id!r})"
