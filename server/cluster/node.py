@@ -101,7 +101,7 @@ class ClusterNode:
         writes.on_refused = self._refused
         self.mirror = LobbyMirror(name, tables, writes)
         """The cluster-wide lobby: the directory followed, this node's tables published."""
-        self.owner = OwnerSide(name, self.bus)
+        self.owner = OwnerSide(name, self.bus, nodes, ttl)
         """Other nodes' players at this node's tables."""
         self.home = HomeSide(
             name,
@@ -171,6 +171,7 @@ class ClusterNode:
         """Leave the cluster: this node's tables are handed over (the lobby is stopped: no timer runs);
         queued messages go first."""
         await self.ownership.stop()
+        self.owner.close()
         await self.mirror.flush()
         await self.ownership.hand_over()
         with contextlib.suppress(Exception):

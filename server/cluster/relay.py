@@ -124,7 +124,7 @@ RELAYED = _RelayPeer()
 class RelaySession(Session):
     """A remote player as the owner's tables see them: bodies go to the home node, unstamped."""
 
-    __slots__ = ("_bus", "_sent_places", "home", "owner", "released")
+    __slots__ = ("_bus", "_sent_places", "home", "owner", "released", "stranded")
 
     relayed = True
 
@@ -137,6 +137,9 @@ class RelaySession(Session):
         self.client = RELAYED
         self.released: Callable[[RelaySession], None] | None = None
         """Called when the session is at no table any more (its owner forgets it)."""
+        self.stranded = False
+        """Disconnected because its home's key expired, not because the home said so: connected
+        again when the home is back."""
 
     def deliver(self, body: bytes) -> None:
         self.seq += 1
@@ -156,6 +159,7 @@ class RelaySession(Session):
     def rehome(self, home: str) -> None:
         """The player resumed through another node: relay there from now on (its places first)."""
         self.home = home
+        self.stranded = False
         self._sent_places = {}
         self.sync_places()
 

@@ -8,13 +8,18 @@ the player plays on; the game finishes and the record holds every action any cli
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import signal
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import check_played, cluster, play_on, sit_down
+from clusterkit import Player, check_played, cluster, play_on, sit_down, table_listed
+from nats.js.errors import KeyNotFoundError
 
+from boneyard.server.app import BoneyardServer
+from boneyard.server.cluster.node import NODES_BUCKET
 from boneyard.server.games.records import replay
+from boneyard.server.settings import Settings
 
 if TYPE_CHECKING:
     from natsserver import NatsServer
@@ -51,3 +56,53 @@ async def test_a_player_whose_node_was_killed_resumes_through_another_with_their
     record = reply.record.model_dump()
     assert replay(record).is_over
     check_played(connections, record, table_id)
+
+
+async def test_a_home_whose_key_expired_a_moment_gets_its_players_connected_again(
+    nats_server: NatsServer,
+) -> None:
+    """The home's heartbeat key gone for a moment (it was paused, or cut off from NATS): the owner marks
+    its players disconnected; once the key is back, they are connected again, each with a snapshot."""
+    quick = {"port": 0, "cluster": nats_server.url, "deal_seed_wait_ms": 0, "cluster_lease_seconds": 0.6}
+    async with (
+        BoneyardServer(Settings(node="owner", **quick)) as owner,
+        BoneyardServer(Settings(node="home", **quick)) as home,
+    ):
+        assert home.cluster is not None
+        creator = await Player.connect(owner.url, "maker")
+        created = await creator.request(
+            type="create_table", game="moon", options={"target": 7}, seat=0, bots=[2], turn_seconds=60
+        )
+        table_id = created.table.table_id
+        visitor = await Player.connect(home.url, "visitor")
+        await table_listed(visitor, table_id)
+        assert (await visitor.request(type="join", table_id=table_id, seat=1)).type == "seated"
+        for player in (creator, visitor):  # the join's snapshot read: any later one is the owner's resync
+            await player.until(lambda m: m.type == "table_updated" and m.table.status == "playing")
+        nodes = await home.cluster.js.key_value(NODES_BUCKET)
+
+        async def expire() -> None:  # again and again: the home writes its key every ttl/3
+            while True:
+                with contextlib.suppress(KeyNotFoundError):
+                    await nodes.delete("home")
+                await asyncio.sleep(0.02)
+
+        expiring = asyncio.create_task(expire())
+        try:
+            await creator.until(lambda m: _seat_connected(m, 1) is False)
+        finally:
+            expiring.cancel()
+        back = await creator.until(lambda m: _seat_connected(m, 1) is True)
+        assert not back.table.seats[1].auto
+        snapshot = await visitor.until(lambda m: m.type == "snapshot" and m.table.table_id == table_id)
+        assert snapshot.view is not None and snapshot.view.viewer == 1  # the seat's own view
+        await visitor.close()
+        await creator.close()
+
+
+def _seat_connected(message: Any, seat: int) -> bool | None:
+    """Whether a ``table_updated`` says the seat's player is connected (``None``: another message)."""
+    if message.type != "table_updated":
+        return None
+    connected: bool = message.table.seats[seat].connected
+    return connected
