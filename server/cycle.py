@@ -14,9 +14,10 @@ from typing import Any, Protocol
 
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
+from boneyard.server.fanout import Regenerated
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Room, TableHost
-from boneyard.server.match import Match, Regenerated
+from boneyard.server.match import Match
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
 from boneyard.server.storage.stored import StoredTable

@@ -1,4 +1,5 @@
-"""One game at a table: the engine, its seed and moves, the events fan-out, the record (its timer: turns.py).
+"""One game at a table: the engine, its seed and moves, the record (its timer: turns.py; what it tells the
+table: fanout.py).
 
 A :class:`Match` is owned by its :class:`~boneyard.server.table.Table` (a rematch is a new match)
 and sees the table through :class:`~boneyard.server.host.Room` and the server through
@@ -17,13 +18,13 @@ except the record, which is stored (and fetchable) only once the game is over.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
-from functools import partial
+from collections.abc import Iterable
 from typing import Any
 
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
+from boneyard.server.fanout import FanOut, Regenerated
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Room, TableHost
@@ -31,9 +32,9 @@ from boneyard.server.logs import ids
 from boneyard.server.pause import HandBreak, HandPause
 from boneyard.server.records import validated
 from boneyard.server.seats import Seat
-from boneyard.server.session import Recipient, Session
+from boneyard.server.session import Session
 from boneyard.server.turns import TurnTimer
-from boneyard.server.wire import EventEncoder, engine_action, ok_body, turn_body, turn_head, view_model
+from boneyard.server.wire import engine_action, ok_body, view_model
 
 log = logging.getLogger("boneyard.table")
 
@@ -47,10 +48,9 @@ class Match:
     """
 
     __slots__ = (
-        "_events",
-        "_turn_head",
         "breaks",
         "engine",
+        "fan_out",
         "host",
         "moves",
         "number",
@@ -79,8 +79,8 @@ class Match:
         """Actions accepted so far."""
         self.engine: Engine | None = None
         """The game, once dealt (:meth:`first_deal`)."""
-        self._events = EventEncoder(spec.name, room.table_id)
-        self._turn_head = turn_head(room.table_id)
+        self.fan_out = FanOut(spec.name, room)
+        """Its events and turns to the people at the table."""
         self.turns = TurnTimer(host, room, self)
         """The game's one timer: turn time, bots' moves, the wait for seeds, the pause between hands."""
         self.breaks = HandBreak(host, room, self)
@@ -124,25 +124,10 @@ class Match:
             events = engine.apply(seat, action, auto=auto)
             self.moves += 1
             if regenerate_from is not None and k >= regenerate_from:
-                regenerated.append(self._regenerated(events, auto, seated))
+                regenerated.append(self.fan_out.regenerate(engine, events, auto, seated))
         if engine.between_hands and not engine.is_over:
             self.breaks.restored(engine.hand_number)  # mid-pause: armed again by resume_turn
         return regenerated
-
-    def _regenerated(self, events: list[Event], auto: bool, seated: list[int]) -> Regenerated | None:
-        """What each seated viewer was sent for one action (its events, then the next turn), or ``None``
-        where the live path sent more than the action's own messages: the game's end (its record,
-        ``deal_revealed``, ``table_updated``), a hand's end (a pause between hands, or the next deal,
-        with a hand-over's ``table_updated``)."""
-        engine = self._dealt()
-        if engine.is_over or engine.between_hands:
-            return None
-        inboxes = {viewer: _Inbox() for viewer in seated}
-        listeners = [(inbox, viewer) for viewer, inbox in inboxes.items()]
-        self._fan_out(events, None, auto, listeners)
-        if engine.to_move is not None:
-            self._announce_turn(engine.to_move, listeners)
-        return {viewer: tuple(inbox.bodies) for viewer, inbox in inboxes.items()}
 
     def resume_turn(self, seconds_left: float | None) -> None:
         """After a restore: start the turn of the seat to move (a human's timer runs out at the stored
@@ -352,35 +337,8 @@ class Match:
         if handed:
             self.room.changed()
 
-    def _fan_out(
-        self,
-        events: list[Event],
-        record_id: str | None = None,
-        auto: bool = False,
-        listeners: Sequence[tuple[Recipient, int | None]] | None = None,
-    ) -> None:
-        """Each event to each listener (the table's, by default) as that listener may see it; each
-        distinct form encoded once (``auto``: the events of an action the server took for a player)."""
-        if listeners is None:
-            listeners = self.room.roster.listeners()
-        if not listeners:
-            return
-        encode = partial(self._events.body, auto=auto)
-        for event in events:
-            public: bytes | None = None
-            private: dict[Event, bytes] = {}
-            extra: dict[str, Any] = {"record_id": record_id} if event.type == "game_over" else {}
-            for session, viewer in listeners:
-                seen = event.seen_by(viewer)
-                if seen is None:
-                    continue
-                if seen is event:
-                    if public is None:
-                        public = encode(event, **extra)
-                    body = public
-                else:
-                    body = private.get(seen) or private.setdefault(seen, encode(seen, **extra))
-                session.deliver(body)
+    def _fan_out(self, events: list[Event], record_id: str | None = None, auto: bool = False) -> None:
+        self.fan_out.events(events, self.room.roster.listeners(), record_id, auto)
 
     def _next_turn(self) -> None:
         """Start the seat to move's turn (timer or bot) and send everyone ``turn``."""
@@ -388,27 +346,10 @@ class Match:
         if mover is None:
             return
         self.turns.schedule(self.seats[mover])
-        self._announce_turn(mover, self.room.roster.listeners())
-
-    def _announce_turn(self, mover: int, listeners: Sequence[tuple[Recipient, int | None]]) -> None:
-        """``turn`` to each listener, with the whole turn time of a timed human seat (its timer has just
-        started; the same number when a restore makes the message again)."""
-        if not listeners:
-            return
-        seat = self.seats[mover]
-        limit = None if seat.bot_plays else self.room.turn_limit(seat)
-        time_left = None if limit is None else limit * 1000
-        public = self._turn_body(mover, None, time_left)
-        for session, viewer in listeners:
-            session.deliver(self._turn_body(mover, viewer, time_left) if viewer == mover else public)
+        self.fan_out.turn(self._dealt(), mover, self.room.roster.listeners())
 
     def _turn_body(self, mover: int, viewer: int | None, time_left_ms: int | None) -> bytes:
-        """``turn`` as ``viewer`` gets it: with the legal actions if it is the seat to move (and no bot
-        plays it through a hand-over)."""
-        legal: list[Any] = []
-        if viewer == mover and not self.seats[mover].handing_over:
-            legal = self._dealt().legal_actions(mover)
-        return turn_body(self._turn_head, mover, time_left_ms, legal)
+        return self.fan_out.turn_body(self._dealt(), mover, viewer, time_left_ms)
 
     def play_for(self, seat: Seat, action: Any) -> None:
         """The move the server chose for ``seat`` (its bot, or auto-play for its player: marked ``auto``)."""
@@ -438,19 +379,3 @@ class Match:
         self.host.records.put(record_id, record)
         log.info("game over", extra=ids(table_id=self.room.table_id, record_id=record_id))
         return record_id
-
-
-Regenerated = dict[int, tuple[bytes, ...]]
-"""One action's messages to each seated viewer, by seat, as a restore makes them again."""
-
-
-class _Inbox:
-    """Stands in for a seated session while a restore makes its messages again: keeps what it is sent."""
-
-    __slots__ = ("bodies",)
-
-    def __init__(self) -> None:
-        self.bodies: list[bytes] = []
-
-    def deliver(self, body: bytes) -> None:
-        self.bodies.append(body)

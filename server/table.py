@@ -26,10 +26,11 @@ from boneyard.protocol import PauseInfo, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
+from boneyard.server.fanout import Regenerated
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
-from boneyard.server.match import Match, Regenerated
+from boneyard.server.match import Match
 from boneyard.server.seating import Seating
 from boneyard.server.seats import Listener, Roster, Seat
 from boneyard.server.session import Session
@@ -347,8 +348,7 @@ class Table:
         actions: Iterable[tuple[int, Any, bool]],
         regenerate_from: int | None = None,
     ) -> list[Regenerated | None]:
-        """A restore: the stored state, and the stored game dealt again and replayed (nothing is sent);
-        the seated players' messages of the actions from ``regenerate_from`` on (:meth:`Match.replay`)."""
+        """A restore: the table's stored settings, then its game (:meth:`GameCycle.restore`)."""
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
         self.hand_pause_ms = stored.hand_pause_ms
         self.owner, self.invite = stored.owner, stored.invite

@@ -27,6 +27,7 @@ TABLE_TIER = (
     "botmoves",
     "turns",
     "pause",
+    "fanout",
     "match",
     "cycle",
     "seating",
@@ -38,7 +39,17 @@ TABLE_TIER = (
     "commands",
 )
 """Sans-I/O: none of these imports websockets or asyncio's sockets tier."""
-SOCKET_TIER = ("connection", "outbox", "app", "endpoints", "gckeeper", "hello", "wsconnection", "cli")
+SOCKET_TIER = (
+    "connection",
+    "outbox",
+    "app",
+    "machine",
+    "endpoints",
+    "gckeeper",
+    "hello",
+    "wsconnection",
+    "cli",
+)
 CLUSTER = (
     "node",
     "mirror",

@@ -14,7 +14,7 @@ import websockets
 from durability_kit import FAST, ROOT
 from server_testkit import Player, http_get, running_server
 
-from boneyard.server.app import connection_cap
+from boneyard.server.machine import connection_cap
 
 
 def test_the_default_cap_leaves_headroom_below_the_descriptor_limit() -> None:

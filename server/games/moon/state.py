@@ -97,13 +97,18 @@ class MoonState:
         self.to_move = -1
         self.hands = [0, 0, 0]
         self.widow = -1
+        self.trick: list[int] = []
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        """A hand's bidding, contract and tricks, before anything is said (M1)."""
         self.discard = -1
         self.bids = [-1, -1, -1]
         self.spoken = 0
         self.high_bid = 0
         self.bidder = -1
         self.trump = -1
-        self.trick: list[int] = []
+        self.trick = []
         self.leader = -1
         self.led = -1
         self.taken = [0, 0, 0]
@@ -118,16 +123,7 @@ class MoonState:
         self.hand_number += 1
         self.first = self.to_move = first
         self.phase = BIDDING
-        self.discard = -1
-        self.bids = [-1, -1, -1]
-        self.spoken = 0
-        self.high_bid = 0
-        self.bidder = -1
-        self.trump = -1
-        self.trick = []
-        self.leader = -1
-        self.led = -1
-        self.taken = [0, 0, 0]
+        self._new_hand()
 
     def copy(self) -> MoonState:
         """An independent copy (lists are copied; everything else is immutable)."""
