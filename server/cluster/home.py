@@ -19,7 +19,7 @@ from nats.aio.msg import Msg
 from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
-from boneyard.protocol import Identify, encode
+from boneyard.protocol import Identify, Spectate, encode
 from boneyard.protocol.codec import HotAct
 from boneyard.protocol.values import CommandId
 from boneyard.server.cluster.relay import (
@@ -261,6 +261,26 @@ class HomeSide:
             lobby.at_table(session)
         else:
             lobby.enter_lobby(session)
+
+    def table_moved(self, table_id: str, owner: str) -> None:
+        """Another node owns the table now (its owner died, or stopped): the players of this node who
+        watch it watch on there (a takeover restores the seats from the journal, never the spectators)."""
+        spectate = _frame(Spectate(type="spectate", table_id=table_id))  # no id: the snapshot replies to none
+        for player_id, places in self._places.items():
+            place = places.get(table_id)
+            session = self.homed.get(player_id)
+            if (
+                place is None
+                or place.owner == owner
+                or session is None
+                or session.tables.get(place, 0) is not None
+            ):
+                continue  # not watching it here (a seat's holder comes back with the seat)
+            self._moved(player_id, place.owner, owner)
+            place.owner = owner
+            self.bus.send(
+                inbox(owner), [COMMAND, player_id, session.name, self.name, session.token, spectate]
+            )
 
     def forget_place(self, session: Session, table_id: str) -> None:
         """The session's remote place at ``table_id`` is gone (this node owns the table now)."""

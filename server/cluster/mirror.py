@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +71,8 @@ class LobbyMirror:
         self._dirty: set[str] = set()
         self._entered: set[str] = set()
         """This node's tables whose entry it wrote (or is writing) since it got them."""
+        self.on_moved: Callable[[str, str], None] | None = None
+        """Told ``(table_id, new owner)`` when another node's table gets a new owner."""
         self._publishing: asyncio.Task[None] | None = None
         self._feed: asyncio.Task[None] | None = None
 
@@ -129,6 +132,9 @@ class LobbyMirror:
                 lobby.pushes.note_remote(table_id, "removed")
             return
         owner, status, packed, *rest = msgpack.unpackb(value)  # rest: [players] (older entries: none)
+        before = self._listed.get(table_id)
+        if before is not None and before.owner != owner and self.on_moved is not None:
+            self.on_moved(table_id, owner)  # taken over (or handed over)
         if owner == self.name:
             self._listed.pop(table_id, None)  # this node's own table (taken over?): the lobby knows it
             return

@@ -115,6 +115,7 @@ class ClusterNode:
             self.owner.relays,
         )
         """This node's players at other nodes' tables (the commands' router)."""
+        self.mirror.on_moved = self.home.table_moved
         self.lobby: Lobby | None = None
         self.metrics: ClusterMetrics | None = None
         self._subscriptions: list[Any] = []

@@ -1,8 +1,11 @@
-"""Sessions across nodes: a player whose node was killed resumes through another, seats and all.
+"""Sessions across nodes: resumes through another node, spectators through a takeover, homes that come back.
 
-The new home makes the session from the tokens bucket; its ``welcome`` names the player's seats exactly
-as a single node's resume does (from the directory, confirmed by the owner), one snapshot follows, and
-the player plays on; the game finishes and the record holds every action any client saw, in order.
+A player whose node was killed resumes through another: the new home makes the session from the tokens
+bucket; its ``welcome`` names the player's seats exactly as a single node's resume does (from the
+directory, confirmed by the owner), one snapshot follows, and the player plays on. A spectator of
+another node keeps watching when the table's owner is killed or stopped. A home whose key expired a
+moment gets its players connected again. Each game finishes and its record holds every action any
+client saw, in order.
 """
 
 from __future__ import annotations
@@ -13,8 +16,12 @@ import random
 import signal
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import Player, check_played, cluster, play_on, sit_down, table_listed
+import pytest
+from clusterkit import Player, check_played, cluster, not_subsequence, play_on, sit_down, table_listed
+from durability_kit import record_actions, seen_actions
 from nats.js.errors import KeyNotFoundError
+from server_oracle import check_connection
+from server_testkit import is_event
 
 from boneyard.server.app import BoneyardServer
 from boneyard.server.cluster.node import NODES_BUCKET
@@ -56,6 +63,38 @@ async def test_a_player_whose_node_was_killed_resumes_through_another_with_their
     record = reply.record.model_dump()
     assert replay(record).is_over
     check_played(connections, record, table_id)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+async def test_a_spectator_of_another_node_keeps_watching_when_the_owner_goes(
+    nats_server: NatsServer, signum: int
+) -> None:
+    async with cluster(nats_server.url, 3, LEASE) as (owner, a, b):
+        table_id, players = await sit_down([owner, a, b], "moon", {"target": 14}, "w")
+        spectator = await Player.connect(b.url, "watcher")
+        assert (await spectator.request(type="spectate", table_id=table_id)).type == "snapshot"
+        rng = random.Random(signum)
+        plays = [
+            asyncio.create_task(play_on(p, table_id, random.Random(rng.random()), a.url, (1006, 1011, 1012)))
+            for p in players
+        ]
+        async with asyncio.timeout(30):
+            while len(players[1].log) < 40:
+                await asyncio.sleep(0.002)
+        await owner.stop(signum)
+        at_stop = len(spectator.log)
+        over = await spectator.until(is_event("game_over"), timeout=90)
+        connections: list[Any] = await asyncio.wait_for(asyncio.gather(*plays), 60)
+        reply = await spectator.request(type="get_record", record_id=over.event.record_id)
+    assert [len(c) for c in connections] == [2, 1, 1], "the owner's player resumed, the others played on"
+    record = reply.record.model_dump()
+    assert replay(record).is_over
+    check_played(connections, record, table_id)
+    after = [m.type for m in spectator.log[at_stop:]]
+    assert after.count("snapshot") == 1, "watching on at the new owner: its snapshot, once"
+    assert "error" not in [m.type for m in spectator.log]
+    assert not not_subsequence(seen_actions(spectator.log, table_id), record_actions(record))
+    assert check_connection(spectator.log, None, record, table_id) > 0
 
 
 async def test_a_home_whose_key_expired_a_moment_gets_its_players_connected_again(
