@@ -97,7 +97,7 @@ class ClusterNode:
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
         loop = asyncio.get_running_loop()
-        self.bus = Bus(loop, self._publish, writes.settled, name)
+        self.bus = Bus(loop, self._publish, writes.settling, name)
         writes.on_refused = self._refused
         self.mirror = LobbyMirror(name, tables, writes)
         """The cluster-wide lobby: the directory followed, this node's tables published."""
@@ -208,18 +208,33 @@ class ClusterNode:
                     # Its token lives on in the cluster (the seat is the new owner's): not forgotten here.
                     lobby.by_token.pop(session.token, None)
                     session.token = None
+                if session.log is not None:
+                    session.log.clear()  # it may tell of refused actions: the resume sends snapshots
                 _close(session, "this node no longer holds the table: resume")
         log.warning("table %s dropped: %s", table_id, why)
 
     def _refused(self) -> None:
-        """A journal append was refused: the frames that waited for it were dropped, so the connections
-        they were for may have a gap in their ``seq``. Every client of this node resumes (1012)."""
+        """A journal append was refused (a table is lost): what waited for it was dropped.
+
+        By design every client of this node resumes (1012), not only the lost table's: the node's
+        writes are one ordered queue and a flush holds the frames of many connections at once, so the
+        frames dropped were any connection's, about any table; a frame is numbered when it is made, so
+        each of those connections may have a gap in its ``seq``. Its resume replays the session's log,
+        which holds exactly what was dropped (the lost table's players' logs were cleared: they get
+        snapshots). Every relay session at this node's other tables gets a snapshot of each, through
+        its home: the relayed batches that waited were dropped too, and a home numbers what arrives,
+        so its players would see no gap, only a game that skipped some moves."""
         lobby = self.lobby
         if lobby is None:
             return
-        for session in [*lobby.by_token.values(), *lobby.presence.idle]:
+        sessions = {*lobby.by_token.values(), *lobby.presence.idle}
+        sessions.update(session for table in lobby.tables.values() for session, _ in table.listeners())
+        for session in sessions:
             if session.client is not None and not session.relayed:
                 _close(session, "this node was cut off from the cluster: resume")
+        for relay in list(self.owner.relays.values()):
+            for place, seat in list(relay.tables.items()):
+                relay.deliver(place.snapshot_body(seat))
 
     # -- what ownership (takeover.Node) asks of the node's parts ------------------------------------------
 

@@ -58,7 +58,8 @@ def outbox(node: str) -> str:
 
 class Bus:
     """A node's messages to other nodes: batched per subject and loop step, published in order by one
-    task, each batch only once every write made before it is acknowledged (write-ahead)."""
+    task, each batch only once every write made before it was sealed is acknowledged (write-ahead;
+    ``ready`` is called at the seal)."""
 
     def __init__(
         self,
@@ -72,7 +73,7 @@ class Bus:
         self._publish = publish
         self._ready = ready
         self._batches: dict[str, list[Item]] = {}
-        self._queue: asyncio.Queue[dict[str, list[Item]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[dict[str, list[Item]], Awaitable[bool]]] = asyncio.Queue()
         self._scheduled = False
         self._sender = loop.create_task(self._send())
 
@@ -89,12 +90,12 @@ class Bus:
     def _seal(self) -> None:
         self._scheduled = False
         batches, self._batches = self._batches, {}
-        self._queue.put_nowait(batches)
+        self._queue.put_nowait((batches, self._ready()))  # the writes made before the batch was sealed
 
     async def _send(self) -> None:
         while True:
-            batches = await self._queue.get()
-            if not await self._ready():  # what these bodies tell of is written first
+            batches, ready = await self._queue.get()
+            if not await ready:  # what these bodies tell of is written first
                 log.warning("%d relayed batches dropped: a write before them was refused", len(batches))
                 continue
             for subject, items in batches.items():
