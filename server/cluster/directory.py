@@ -81,7 +81,10 @@ class Directory:
         return None if entry.value is None else entry.value
 
     def changes(self) -> Changes:
-        """Every change from this call on, in the order NATS applied them (``close()`` it when done)."""
+        """Every change from this call on, in the order NATS applied them (``close()`` it when done).
+
+        A value overwritten before the watch delivered it may be skipped (the bucket keeps one value a
+        key), never a key's last one: what a mirror and the lobby's pushes need."""
         return Changes(self._listeners)
 
     async def close(self) -> None:
