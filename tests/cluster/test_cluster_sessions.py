@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import signal
 from typing import TYPE_CHECKING, Any
@@ -81,7 +82,7 @@ async def test_a_spectator_of_another_node_keeps_watching_when_the_owner_goes(
         async with asyncio.timeout(30):
             while len(players[1].log) < 40:
                 await asyncio.sleep(0.002)
-        await owner.stop(signum)
+        os.kill(owner.process.pid, signum)  # not waited for: how long the stop takes is not what is tested
         at_stop = len(spectator.log)
         over = await spectator.until(is_event("game_over"), timeout=90)
         connections: list[Any] = await asyncio.wait_for(asyncio.gather(*plays), 60)
@@ -102,7 +103,7 @@ async def test_a_home_whose_key_expired_a_moment_gets_its_players_connected_agai
 ) -> None:
     """The home's heartbeat key gone for a moment (it was paused, or cut off from NATS): the owner marks
     its players disconnected; once the key is back, they are connected again, each with a snapshot."""
-    quick = {"port": 0, "cluster": nats_server.url, "deal_seed_wait_ms": 0, "cluster_lease_seconds": 0.6}
+    quick = {"port": 0, "cluster": nats_server.url, "deal_seed_wait_ms": 0, "cluster_lease_seconds": 2.0}
     async with (
         BoneyardServer(Settings(node="owner", **quick)) as owner,
         BoneyardServer(Settings(node="home", **quick)) as home,
