@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
@@ -72,13 +73,19 @@ def start_node(
     return proc, env
 
 
+def nats_varz(nats: NatsServer) -> dict[str, Any]:
+    """nats-server's own counters (``/varz`` on its monitoring port): messages and bytes in and out."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{nats.monitor_port}/varz", timeout=5) as reply:
+        return dict(json.load(reply))
+
+
 def cpu(pid: int) -> float:
     return loadgen.cpu_seconds(pid)
 
 
 def run(mode: str, pace: str, tables: int, args: argparse.Namespace, logdir: Path) -> dict[str, Any]:
     busy_before = loadgen.machine_busy()
-    nats = NatsServer(logdir / f"js-{mode}-{pace}") if mode != "sqlite" else None
+    nats = NatsServer(logdir / f"js-{mode}-{pace}", monitor=True) if mode != "sqlite" else None
     nodes: list[subprocess.Popen[bytes]] = []
     workers: list[BaseProcess] = []
     try:
@@ -106,6 +113,7 @@ def run(mode: str, pace: str, tables: int, args: argparse.Namespace, logdir: Pat
         if nats is not None and nats._process is not None:
             pids["nats"] = nats._process.pid
         cpu_at: dict[float, dict[str, float]] = {}
+        varz: dict[float, dict[str, Any]] = {}
         counted: dict[float, float | None] = {}
         loadgen.sleep_until(t0)
         for mark in sorted({float(s) for s in range(int(args.duration) + 1)} | {args.ramp, args.duration}):
@@ -115,6 +123,8 @@ def run(mode: str, pace: str, tables: int, args: argparse.Namespace, logdir: Pat
             m.machine[mark] = procstats.read_cpus()
             if mark in (steady_from, args.duration):
                 cpu_at[mark] = {name: cpu(pid) for name, pid in pids.items()}
+                if nats is not None:
+                    varz[mark] = nats_varz(nats)
                 values = [loadgen.server_actions(port) for port in ports]
                 counted[mark] = None if None in values else sum(v for v in values if v is not None)
         m.server_actions = counted
@@ -135,12 +145,21 @@ def run(mode: str, pace: str, tables: int, args: argparse.Namespace, logdir: Pat
     processes_cpu = {
         name: (cpu_at[args.duration][name] - cpu_at[steady_from][name]) / steady * 100 for name in pids
     }
+    nats_rates = (
+        {
+            key: (varz[args.duration][key] - varz[steady_from][key]) / steady
+            for key in ("in_msgs", "out_msgs", "in_bytes", "out_bytes")
+        }
+        if len(varz) == 2
+        else {}
+    )
     summary = summarize(m)
     summary.pop("kib_per_connection")  # node 0 alone: meaningless for two nodes
     return {
         **summary,
         "nodes": len(nodes),
         "processes_cpu_pct": processes_cpu,
+        "nats_per_second": nats_rates,
         "machine_busy_before_pct": busy_before,
     }
 
@@ -179,6 +198,9 @@ def main() -> int:
                 print(
                     f"   CPU (steady): {cpu_pct}; load processes {result['loadgen_cpu_pct']['steady']:.0f} %"
                 )
+                if result["nats_per_second"]:
+                    rates = result["nats_per_second"]
+                    print(f"   NATS (steady): {rates['in_msgs']:.0f} msgs/s in, {rates['out_msgs']:.0f} out")
     if not runs:
         return 1
     for run_ in runs:

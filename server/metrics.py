@@ -203,8 +203,8 @@ class ClusterMetrics:
             registry=reg,
         )
         self.lease_renewals = Counter(
-            "boneyard_cluster_lease_renewals", "Table leases renewed.", registry=reg
+            "boneyard_cluster_lease_renewals", "The node's lease renewed.", registry=reg
         )
         self.lease_failures = Counter(
-            "boneyard_cluster_lease_renewal_failures", "Table lease renewals that failed.", registry=reg
+            "boneyard_cluster_lease_renewal_failures", "Failed renewals of the node's lease.", registry=reg
         )

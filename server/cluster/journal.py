@@ -13,6 +13,12 @@ apply actions to one table: whoever appends second learns it is not the owner an
 
 Entries are opaque bytes to this module (the table tier's own encoding) with a ``kind``: ``action``
 for what rebuilds the table, ``claim`` for a change of owner (carrying the new owner's node and term).
+
+Compaction: an append may be a *rollup* (:meth:`TableJournal.append` with ``rollup``): JetStream
+stores it and drops every earlier entry of the subject in the same step (``Nats-Rollup: sub``), still
+fenced like any append. The table tier appends one at each new game, holding all that a new owner
+needs of what went before (:func:`boneyard.server.cluster.tablelog.compacted`), so a table's journal
+holds one game at most, however many it plays; a removed table's journal is purged.
 """
 
 from __future__ import annotations
@@ -75,9 +81,12 @@ class TableJournal:
     def last_sequence(self) -> int:
         return self._last
 
-    async def append(self, data: bytes, kind: Kind = "action") -> Entry:
-        """Append after the last entry this node knows of; :class:`Fenced` if someone else appended since."""
+    async def append(self, data: bytes, kind: Kind = "action", *, rollup: bool = False) -> Entry:
+        """Append after the last entry this node knows of; :class:`Fenced` if someone else appended since.
+        A ``rollup`` replaces every earlier entry of the table."""
         headers = {api.Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self._last), _KIND: kind}
+        if rollup:
+            headers[api.Header.ROLLUP] = "sub"
         try:
             ack = await self._js.publish(self.subject, data, headers=headers)
         except APIError as refused:
@@ -88,7 +97,10 @@ class TableJournal:
             raise
         entry = Entry(ack.seq, kind, data)
         self._last = ack.seq
-        self.entries.append(entry)
+        if rollup:
+            self.entries = [entry]
+        else:
+            self.entries.append(entry)
         return entry
 
     async def claim(self, data: bytes) -> Entry:

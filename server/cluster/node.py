@@ -5,7 +5,8 @@ creator). The owner holds it exactly as a single node does; every other node kno
 directory and lists it (:mod:`boneyard.server.cluster.mirror`). A command naming a table owned
 elsewhere is forwarded by the player's home (:mod:`boneyard.server.cluster.home`) to the owner, which
 handles it for a relay session (:mod:`boneyard.server.cluster.owner`, :mod:`boneyard.server.cluster.relay`).
-Leases and takeovers: :mod:`boneyard.server.cluster.takeover`.
+Leases (one per node) and takeovers: :mod:`boneyard.server.cluster.leases`,
+:mod:`boneyard.server.cluster.takeover`.
 
 Finished records go to the key-value bucket ``boneyard-records`` before ``game_over`` reaches anyone
 (:mod:`boneyard.server.cluster.records`), so ``get_record`` answers on every node.
@@ -27,7 +28,7 @@ from nats.js.kv import KeyValue
 from boneyard.server.cluster.directory import Directory
 from boneyard.server.cluster.home import HomeSide
 from boneyard.server.cluster.journal import ensure_stream
-from boneyard.server.cluster.leases import LeaseBook
+from boneyard.server.cluster.leases import OWNERS_BUCKET, LeaseBook
 from boneyard.server.cluster.mirror import LobbyMirror
 from boneyard.server.cluster.owner import OwnerSide
 from boneyard.server.cluster.records import ClusterRecords
@@ -47,7 +48,6 @@ log = logging.getLogger("boneyard.cluster")
 TABLES_BUCKET = "boneyard-tables"
 RECORDS_BUCKET = "boneyard-records"
 TOKENS_BUCKET = "boneyard-tokens"
-NODES_BUCKET = "boneyard-nodes"
 
 
 async def _nats_error(error: Exception) -> None:
@@ -82,7 +82,7 @@ class ClusterNode:
         leases: LeaseBook,
         tokens: KeyValue,
         ttl: float,
-        nodes: KeyValue,
+        owners: Directory,
     ) -> None:
         self.name = name
         self.nc = nc
@@ -91,8 +91,8 @@ class ClusterNode:
         self.records = records
         self.writes = writes
         self.tokens = tokens
-        self.nodes = nodes
-        """Every live node's key, written every ttl/3, expiring after ttl (the heartbeat)."""
+        self.owners = owners
+        """Every table's ownership record, mirrored (the takeovers' scan reads it)."""
         self.tablelog = JournalLog(self.js, writes, leases, tokens, name, self.lost)
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
@@ -142,12 +142,9 @@ class ClusterNode:
         records = await _bucket(js, RECORDS_BUCKET)
         tokens = await _bucket(js, TOKENS_BUCKET)
         leases = await LeaseBook.open(js, name, ttl=ttl)
-        try:
-            nodes = await js.key_value(NODES_BUCKET)
-        except BucketNotFoundError:
-            nodes = await js.create_key_value(bucket=NODES_BUCKET, ttl=ttl, history=1)
+        owners = await Directory.open(js, OWNERS_BUCKET)
         stored = ClusterRecords(records, writes, records_in_memory)
-        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, nodes)
+        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners)
 
     async def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
@@ -176,12 +173,14 @@ class ClusterNode:
         await self.mirror.flush()
         await self.ownership.hand_over()
         with contextlib.suppress(Exception):
-            await self.nodes.delete(self.name)  # gone: the owners of its players' tables know at once
+            await self.tablelog.leases.leave()  # gone: the owners of its players' tables know at once
         await self.bus.close()
         for subscription in self._subscriptions:
             with contextlib.suppress(Exception):
                 await subscription.unsubscribe()
         await self.mirror.close()
+        with contextlib.suppress(Exception):
+            await self.owners.close()
         with contextlib.suppress(Exception):
             await self.nc.drain()
 

@@ -11,7 +11,7 @@ import msgpack
 from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
-from boneyard.server.cluster.writes import Writes
+from boneyard.server.cluster.writes import RECORDS, Writes
 from boneyard.server.records import GameRecord, MemoryRecordStore, validated
 
 
@@ -30,7 +30,7 @@ class ClusterRecords:
         async def write() -> None:
             await self._bucket.put(record_id, data)
 
-        self._writes.write(write)
+        self._writes.write(write, RECORDS)
 
     def get(self, record_id: str) -> GameRecord | None:
         return self.local.get(record_id)

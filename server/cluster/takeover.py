@@ -1,40 +1,46 @@
-"""Table ownership over time: leases renewed, tables taken over from dead nodes, handed over at a stop.
+"""Table ownership over time: the node's lease renewed, dead nodes' tables taken over, tables handed over.
 
-Every node renews the leases of its tables every ``ttl/3``; a renewal refused (the lease moved) or
-impossible for a whole ``ttl`` (cut off from NATS) makes it drop the table at once. Every node also
-looks, every ``ttl/3``, for tables in the directory whose lease nobody holds (their owner was killed,
-or handed them over): the first to acquire the lease reads the table's journal, rebuilds the table
+Every node renews its one lease (:class:`~boneyard.server.cluster.leases.LeaseBook`) every
+``ttl/3``; a renewal refused (the lease lapsed) or impossible for a whole ``ttl`` (cut off from NATS)
+makes it drop every table it holds at once (and join again, with a new epoch, once it can). Every
+node also looks, every ``ttl/3``, for tables whose ownership record names a node whose lease is not
+that epoch's any more (killed, cut off, frozen past ``ttl``), or that the directory lists on a node
+that is gone without a record (handed over): one read per node, not per table. Of the tables a dead
+node held, each survivor first takes those that fall to it (rendezvous hashing over the live nodes:
+the tables spread), the others if they are still there a scan later. Taking one over is a
+compare-and-set on its record (the first node wins), then the journal read and the table rebuilt
 through the restore path a restart uses (deadlines from the stored wall time, dealers and bots from
-the stored seeds), appends its claim (from then on the old owner's appends are refused: the fence)
-and publishes itself as the owner in the directory. The players at the table get a fresh snapshot
-through their home nodes, as after a crash, and whoever is to move their turn again.
+the stored seeds), its claim appended (from then on the old owner's appends are refused: the fence)
+and this node published as the owner in the directory. The players at the table get a fresh
+snapshot through their home nodes, as after a crash, and whoever is to move their turn again.
 
 A stopping node (SIGTERM) hands its tables over: its timers are stopped, its last appends
-acknowledged, its leases released, and ``boneyard.handover`` tells the others to take them at once.
+acknowledged, its records released, and ``boneyard.handover`` tells the others to take them at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
 from nats.aio.msg import Msg
-from nats.js.errors import KeyNotFoundError
 
 from boneyard.server.cluster.journal import Fenced, TableJournal
-from boneyard.server.cluster.leases import LeaseLost
+from boneyard.server.cluster.leases import Lease, LeaseLost, holder_of
 from boneyard.server.cluster.relay import RelaySession
 from boneyard.server.cluster.tablelog import fold, stored_sessions
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.session import Session
 from boneyard.server.storage.restore import restore
 from boneyard.server.storage.store import TableLog
-from boneyard.server.storage.stored import StoredSession
+from boneyard.server.storage.stored import StoredSession, StoredTable
 
 if TYPE_CHECKING:
     from nats.aio.client import Client as NATS
@@ -42,6 +48,7 @@ if TYPE_CHECKING:
     from nats.js.kv import KeyValue
 
     from boneyard.server.cluster.directory import Directory
+    from boneyard.server.cluster.leases import LeaseBook
     from boneyard.server.cluster.tablelog import JournalLog
     from boneyard.server.cluster.writes import Writes
     from boneyard.server.lobby import Lobby
@@ -50,6 +57,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("boneyard.cluster")
 
 HANDOVER = "boneyard.handover"
+
+TAKEOVERS_AT_ONCE = 16
+"""Takeovers a node runs at once."""
 
 
 class Node(Protocol):
@@ -64,7 +74,8 @@ class Node(Protocol):
     writes: Writes
     directory: Directory
     tokens: KeyValue
-    nodes: KeyValue
+    owners: Directory
+    """Every table's ownership record, mirrored (``boneyard-owners``)."""
 
     def others(self) -> list[tuple[str, str]]: ...
     def lost(self, table_id: str, why: str) -> None: ...
@@ -84,11 +95,19 @@ class Ownership:
         self.ttl = ttl
         self._tasks: list[asyncio.Task[None]] = []
         self._taking: set[str] = set()
+        self._orphans: set[str] = set()
+        """The orphans the last scan saw (another node's to take first)."""
         self._subscription: Any = None
+
+    @property
+    def book(self) -> LeaseBook:
+        return self.node.tablelog.leases
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
-        await self.node.nodes.put(self.node.name, b"1")  # alive before any table relays here
+        # Alive before any table is placed here or relays here; not at connect: a node's start takes
+        # seconds (its bot workers), longer than a lease may live before its first renewal.
+        await self.book.join()
         self._subscription = await self.node.nc.subscribe(HANDOVER, cb=self._handed_over)
         self._tasks = [loop.create_task(self._renew_forever()), loop.create_task(self._look_forever())]
 
@@ -101,59 +120,56 @@ class Ownership:
             with contextlib.suppress(Exception):
                 await self._subscription.unsubscribe()
 
-    # -- leases -----------------------------------------------------------------------------------------
+    # -- the node's lease ------------------------------------------------------------------------------
 
     async def _renew_forever(self) -> None:
-        node = self.node
         last_ok = time.monotonic()
         while True:
             await asyncio.sleep(self.ttl / 3)
-            reached = await self._renew_all()
-            await self._heartbeat()
-            if reached:
+            if await self._renew():
                 last_ok = time.monotonic()
-            elif time.monotonic() - last_ok > self.ttl:
-                for table_id in list(node.tablelog.held):
-                    node.lost(table_id, f"its lease could not be renewed for {self.ttl:g} s")
+            elif time.monotonic() - last_ok > self.ttl and self.node.tablelog.journals:
+                self._drop_all(f"its lease could not be renewed for {self.ttl:g} s")
+            await self._heartbeat()
 
-    async def _renew_all(self) -> bool:
-        """Renew every lease this node holds, all at once; ``False`` if some renewal did not reach NATS.
+    async def _renew(self) -> bool:
+        """Renew this node's lease; ``False`` if that did not reach NATS. A lease that lapsed meanwhile
+        (``LeaseLost``): every table dropped, and a new lease (epoch) taken."""
+        metrics = self.node.metrics
+        try:
+            await self.book.renew()
+        except LeaseLost as lost:
+            self._drop_all(f"this node's lease lapsed ({lost})")
+            try:
+                lease = await self.book.join()
+            except Exception as error:
+                log.warning("cannot join the cluster again: %s", error)
+                return False
+            log.warning("joined the cluster again (epoch %d)", lease.epoch)
+            return True
+        except Exception as error:  # cut off: keep trying until the ttl runs out
+            if metrics is not None:
+                metrics.lease_failures.inc()
+            log.debug("lease renewal failed: %s", error)
+            return False
+        if metrics is not None:
+            metrics.lease_renewals.inc()
+        return True
 
-        All at once, not one after another: a node with hundreds of tables on a busy machine took longer
-        than a lease lives to renew them one by one, and another node took over the tables whose
-        leases lapsed meanwhile (found by bench/bench_cluster_load.py at 1,000 tables on two nodes)."""
-        node = self.node
-        metrics = node.metrics
-        held = list(node.tablelog.held.items())
-        results = await asyncio.gather(
-            *(node.tablelog.leases.renew(lease) for _, lease in held), return_exceptions=True
-        )
-        reached = True
-        for (table_id, lease), renewed in zip(held, results, strict=True):
-            if isinstance(renewed, LeaseLost):
-                node.lost(table_id, "its lease moved to another node")
-            elif isinstance(renewed, BaseException):  # cut off: keep trying until the ttl runs out
-                reached = False
-                if metrics is not None:
-                    metrics.lease_failures.inc()
-                log.debug("table %s: lease renewal failed: %s", table_id, renewed)
-            else:
-                if node.tablelog.held.get(table_id) is lease:
-                    node.tablelog.held[table_id] = renewed
-                if metrics is not None:
-                    metrics.lease_renewals.inc()
-        return reached
+    def _drop_all(self, why: str) -> None:
+        """Every table this node writes for, placed or still being placed."""
+        tablelog = self.node.tablelog
+        for table_id in {*tablelog.held, *tablelog.journals}:
+            self.node.lost(table_id, why)
 
     async def _heartbeat(self) -> None:
-        """This node's key lives on; the homes whose key expired lose their players' connections."""
+        """The homes whose lease expired lose their players' connections."""
         node = self.node
         try:
-            await node.nodes.put(node.name, b"1")
-            for home in node.homes():
-                try:
-                    await node.nodes.get(home)
-                except KeyNotFoundError:
-                    node.home_gone(home)
+            homes = node.homes()
+            alive = await self.book.epochs(homes)
+            for home in homes - alive.keys():
+                node.home_gone(home)
         except Exception as error:
             log.debug("heartbeat failed: %s", error)
 
@@ -162,47 +178,71 @@ class Ownership:
     async def _look_forever(self) -> None:
         while True:
             await asyncio.sleep(self.ttl / 3 * random.uniform(0.8, 1.2))
-            for table_id, owner in self.node.others():
-                if owner == self.node.name or table_id in self._taking:
-                    continue
-                try:
-                    if await self.node.tablelog.leases.holder(table_id) is None:
-                        await self.take_over(table_id)
-                except Exception as error:
-                    log.warning("table %s: takeover failed: %s", table_id, error)
+            try:
+                await self._look()
+            except Exception as error:
+                log.warning("the scan for tables to take over failed: %s", error)
+
+    async def _look(self) -> None:
+        """Take over the tables whose owner is gone: those that fall to this node first."""
+        node = self.node
+        lobby = node.lobby
+        if lobby is None or self.book.lease is None:
+            return
+        records = {table_id: holder_of(value) for table_id, value in node.owners.entries.items()}
+        listed = node.others()
+        alive = await self.book.epochs({h.node for h in records.values()} | {owner for _, owner in listed})
+        orphans = {t for t, h in records.items() if alive.get(h.node) != h.epoch}
+        orphans |= {t for t, owner in listed if t not in records and owner not in alive}
+        orphans -= lobby.tables.keys() | self._taking
+        alive[node.name] = self.book.lease.epoch
+        seen, self._orphans = self._orphans, orphans
+        await self._take_all(t for t in orphans if t in seen or _falls_to(t, alive) == node.name)
 
     async def _handed_over(self, msg: Msg) -> None:
-        for table_id in msgpack.unpackb(msg.data):
-            if table_id not in self._taking:
+        await self._take_all(msgpack.unpackb(msg.data))
+
+    async def _take_all(self, table_ids: Iterable[str]) -> None:
+        """Take these tables over, :data:`TAKEOVERS_AT_ONCE` at a time (each is a few NATS round trips:
+        one after another, the last of a dead node's hundreds of tables waited for all the others)."""
+        limit = asyncio.Semaphore(TAKEOVERS_AT_ONCE)
+
+        async def take(table_id: str) -> None:
+            async with limit:
                 try:
                     await self.take_over(table_id)
                 except Exception as error:
                     log.warning("table %s: takeover failed: %s", table_id, error)
 
+        await asyncio.gather(*(take(table_id) for table_id in sorted(table_ids)))
+
     async def take_over(self, table_id: str) -> bool:
-        """Acquire the table's lease, rebuild it from its journal, claim the journal; whether it did."""
+        """Take the table's record, rebuild the table from its journal, claim the journal; whether it did."""
         node = self.node
         lobby = node.lobby
-        if lobby is None or lobby.stopping or table_id in lobby.tables:
+        if lobby is None or lobby.stopping or table_id in lobby.tables or table_id in self._taking:
             return False
         self._taking.add(table_id)
         try:
             started = time.perf_counter()
-            book = node.tablelog.leases
-            lease = await book.acquire(table_id)
+            book = self.book
+            holder = await book.holder(table_id)
+            if holder is not None and (await book.epochs([holder.node])).get(holder.node) == holder.epoch:
+                return False  # its owner is alive (this node's view was behind)
+            lease = await book.take(table_id, holder)
             if lease is None:
                 return False
-            journal = await TableJournal.open(node.js, table_id)
-            stored = fold(journal.entries)
-            if stored is None:  # removed (or never written): nothing to take over
+            try:
+                replayed = await self._replay(table_id, lease)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await book.release(lease)
+                raise
+            if replayed is None:
                 await book.release(lease)
                 await node.directory.remove(table_id)
                 return False
-            try:
-                await journal.claim(msgpack.packb([node.name, lease.term]))
-            except Fenced:
-                await book.release(lease)
-                return False
+            journal, stored = replayed
             sessions, homes = await stored_sessions(node.tokens, stored)
             node.tablelog.adopt(journal, lease)
             restore(_Target(node, homes), [stored], sessions, time.time(), 0.0)
@@ -230,6 +270,24 @@ class Ownership:
             return True
         finally:
             self._taking.discard(table_id)
+
+    async def _replay(self, table_id: str, lease: Lease) -> tuple[TableJournal, StoredTable] | None:
+        """The table's journal, read and claimed, and what it folds to (``None``: the table is gone).
+
+        An append of the old owner between the read and the claim (a node that has not noticed yet
+        that its lease lapsed: it will within ``ttl/3``) refuses the claim: read again and retry."""
+        for _ in range(int(self.ttl * 10) + 1):
+            journal = await TableJournal.open(self.node.js, table_id)
+            stored = fold(journal.entries)
+            if stored is None:  # removed (or never written): nothing to take over
+                return None
+            try:
+                await journal.claim(msgpack.packb([self.node.name, lease.term]))
+            except Fenced:
+                await asyncio.sleep(0.1)
+                continue
+            return journal, stored
+        raise Fenced(f"table {table_id}: its old owner keeps appending")
 
     async def _recheck_homes(self, seats: Any) -> None:
         """A player who resumed through another node while the table was being taken over: the
@@ -263,6 +321,24 @@ class Ownership:
                 await node.nc.publish(HANDOVER, msgpack.packb(handed))
                 await node.nc.flush()
             log.info("handed %d tables over", len(handed))
+
+
+def _falls_to(table_id: str, alive: dict[str, int]) -> str:
+    """The live node a dead node's table falls to first (rendezvous hashing: the tables spread, and a
+    node that dies moves only the tables that fell to it).
+
+    >>> three, two = {"n1": 1, "n2": 5, "n3": 2}, {"n1": 1, "n2": 5}
+    >>> picks = [_falls_to(f"t{i}", three) for i in range(600)]
+    >>> all(150 < picks.count(node) < 250 for node in three)
+    True
+    >>> all(_falls_to(f"t{i}", two) == pick for i, pick in enumerate(picks) if pick != "n3")
+    True
+    """
+
+    def weight(node: str) -> bytes:
+        return hashlib.blake2b(f"{table_id}/{node}".encode(), digest_size=8).digest()
+
+    return max(alive, key=weight)
 
 
 class _Target:

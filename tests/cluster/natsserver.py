@@ -35,14 +35,18 @@ def free_port() -> int:
 class NatsServer:
     """One ``nats-server -js`` process on a loopback port, its store in ``store``; stop and start it again."""
 
-    def __init__(self, store: Path, port: int | None = None) -> None:
+    def __init__(self, store: Path, port: int | None = None, *, monitor: bool = False) -> None:
         self.store = store
         self.port = port or free_port()
         self.url = f"nats://127.0.0.1:{self.port}"
+        self.monitor_port = free_port() if monitor else None
+        """Its HTTP monitoring port (``/varz``, ``/connz``), if asked for."""
         self._process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         command = [binary(), "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(self.store)]
+        if self.monitor_port is not None:
+            command += ["-m", str(self.monitor_port)]
         log = open(self.store.parent / f"nats-{self.port}.log", "ab")  # noqa: SIM115 - the process holds it
         self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + 10

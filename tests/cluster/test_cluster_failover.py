@@ -26,6 +26,10 @@ pytest_plugins = ["natsserver"]  # the nats_server fixture
 
 LEASE = {"BONEYARD_CLUSTER_LEASE_SECONDS": "2"}
 
+KILL_AFTER = [60, 128]
+"""When the watched player has had this many messages: in the first hand, and a later one (each
+instant costs one worker 13-30 s, the machine's load deciding; bench_cluster.py makes 20 kills)."""
+
 
 async def seated_table(owner: Node, homes: list[Node], game: str, options: dict[str, Any], tag: str) -> Any:
     """A timed table on ``owner`` (its creator does not sit), its seats taken through ``homes``."""
@@ -41,7 +45,7 @@ async def seated_table(owner: Node, homes: list[Node], game: str, options: dict[
     return table_id, players
 
 
-@pytest.mark.parametrize("kill_after", [60])
+@pytest.mark.parametrize("kill_after", KILL_AFTER)
 async def test_killing_the_owner_mid_hand_loses_no_game_and_no_action(
     nats_server: NatsServer, kill_after: int
 ) -> None:
