@@ -101,7 +101,7 @@ class ClusterNode:
         writes.on_refused = self._refused
         self.mirror = LobbyMirror(name, tables, writes)
         """The cluster-wide lobby: the directory followed, this node's tables published."""
-        self.owner = OwnerSide(name, self.bus, nodes, ttl)
+        self.owner = OwnerSide(name, self.bus, leases.nodes, ttl)
         """Other nodes' players at this node's tables."""
         self.home = HomeSide(
             name,

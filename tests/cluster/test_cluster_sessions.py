@@ -25,7 +25,7 @@ from server_oracle import check_connection
 from server_testkit import is_event
 
 from boneyard.server.app import BoneyardServer
-from boneyard.server.cluster.node import NODES_BUCKET
+from boneyard.server.cluster.leases import NODES_BUCKET
 from boneyard.server.games.records import replay
 from boneyard.server.settings import Settings
 
