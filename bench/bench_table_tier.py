@@ -1,6 +1,6 @@
 """CPU per ``act`` in the table tier alone: commands decoded and handed to ``Commands``, no sockets.
 
-    python bench/bench_table_tier.py --actions 20000 [--pause] [--profile]
+    python bench/bench_table_tier.py --actions 20000 [--pause] [--plain] [--profile]
 
 Three players at a Moon table (target 1000, untimed, rematches as games end) act in turn, each command
 packed with msgpack, decoded by ``boneyard.protocol.codec.decode_hot`` (as the server does) and handed
@@ -8,6 +8,8 @@ over as a connection would; frames are counted, not decoded. Prints the CPU time
 (``time.process_time``) per action and the frames per action; ``--profile``: the top of a cProfile run.
 Without ``--pause`` the table does not pause between hands (``hand_pause_seconds=0``, as before the
 pause existed); with it, it pauses and each player sends ``ready`` (counted in the CPU, not as actions).
+The players accept feature ``turn_in_event`` (a turn and an ``ok`` inside the last event before them);
+``--plain``: they do not (protocol 1.0's frames).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--pause", action="store_true", help="pause between hands; every player says ready")
+    parser.add_argument("--plain", action="store_true", help="the players do not accept turn_in_event")
     args = parser.parse_args()
     settings = Settings(
         durable=False,
@@ -80,7 +83,8 @@ def main() -> None:
         commands.handle(link, decode_hot(msgpack.packb(command), COMMAND_LIMITS))
 
     for i, link in enumerate(links):
-        send(link, {"type": "identify", "id": 1, "name": f"p{i}"})
+        accept = [] if args.plain else ["turn_in_event"]
+        send(link, {"type": "identify", "id": 1, "name": f"p{i}", "accept": accept})
     create = {"type": "create_table", "id": 2, "game": "moon", "options": {"target": 1000}, "seat": 0}
     send(links[0], {**create, "bots": [], "turn_seconds": None})
     table_id = next(iter(lobby.tables))
@@ -110,7 +114,8 @@ def main() -> None:
     run(args.actions)
     cpu = time.process_time() - started
     frames = (sum(link.frames for link in links) - before) / args.actions
-    print(f"{cpu / args.actions * 1e6:.1f} µs of CPU per action, {frames:.2f} frames per action")
+    shape = "plain" if args.plain else "turn_in_event"
+    print(f"{cpu / args.actions * 1e6:.1f} µs of CPU per action, {frames:.2f} frames per action ({shape})")
     if args.profile:
         profile = cProfile.Profile()
         profile.runcall(run, args.actions)

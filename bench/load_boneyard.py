@@ -4,6 +4,8 @@ Human and flat paces: seat 0 identifies and creates the table (``create_table`` 
 ``turn_seconds: null``, or 3600 if the server refuses no timer), seats 1 and 2 identify and ``join``;
 the seat that gets a ``turn`` with ``legal_actions`` sends ``act`` with one of them at random, at the
 table's next one-second slot (human) or at once (flat). After ``game_over`` every seat asks ``rematch``.
+Every client accepts feature ``turn_in_event`` when the server offers it (``--plain``: none does), and
+takes an event's ``turn`` as a ``turn`` message.
 
 Bots pace: seat 0 creates a table whose three seats are bots (``seat: null``, ``target`` 1000: a
 long game), and three connections ``spectate`` it; after ``game_over`` (or when the game ended before
@@ -108,7 +110,10 @@ class BoneyardClient:
         getattr(self, "on_" + message.get("type", "unknown"), self.on_other)(message)
 
     def on_hello(self, message: dict[str, Any]) -> None:
-        self.send("identify", name=f"lg{self.table.index}s{self.seat}"[:32])
+        fields: dict[str, Any] = {}
+        if self.table.ctx.cfg.fold and "turn_in_event" in message.get("features", ()):
+            fields["accept"] = ["turn_in_event"]
+        self.send("identify", name=f"lg{self.table.index}s{self.seat}"[:32], **fields)
 
     def on_welcome(self, message: dict[str, Any]) -> None:
         self.welcomed = True
@@ -180,6 +185,9 @@ class BoneyardClient:
                     ctx.rec.sent_at.append(ctx.loop.time() - ctx.rec.t0)
             elif kind == "game_over":
                 self.table.game_over()
+        turn = message.get("turn")
+        if turn is not None:  # feature turn_in_event: the turn that follows this event
+            self.on_turn({**turn, "table_id": message.get("table_id")})
 
     def on_other(self, message: dict[str, Any]) -> None:
         """ok, pong, seat_status, chat, lobby pushes, and types a newer server may add."""

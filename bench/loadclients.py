@@ -53,6 +53,8 @@ class WorkerConfig:
     ramp: float
     validate: bool = False
     seed: int = 0
+    fold: bool = True
+    """Boneyard clients accept feature ``turn_in_event`` when the server offers it (``--plain``: never)."""
     ports: tuple[int, ...] = ()
     """Several nodes of a cluster (bench/bench_cluster_load.py): seat ``s`` of table ``i`` connects to
     ``ports[(i + s) % len(ports)]``, so a table's players sit on different nodes; empty: ``port`` for all."""

@@ -160,6 +160,7 @@ def start_load(
             w, target, pace, port, tables, args.tables, t0, args.duration, args.ramp, args.validate, args.seed
         )
         cfg.ports = tuple(getattr(args, "ports", ()))  # bench/bench_cluster_load.py: several nodes
+        cfg.fold = not getattr(args, "plain", False)
         receiver, sender = mp.Pipe(duplex=False)
         proc = mp.Process(target=worker_entry, args=(cfg, sender), name=f"loadgen-{w}", daemon=True)
         proc.start()
@@ -254,6 +255,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--procs", type=int, default=2, help="load processes (default 2)")
     add("--validate", action="store_true", help="decode every frame with the protocol package (slow)")
     add("--seed", type=int, default=0, help="seed of the clients' random choices")
+    add("--plain", action="store_true", help="Boneyard clients do not opt in to turn_in_event (1.0 frames)")
     add("--pin", action="store_true", help="server on the first CPU, load processes on the others")
     add("--gc-trace", action="store_true", help="run Boneyard under bench/gcpauses.py: time its GC pauses")
     add("--profile", type=Path, help="py-spy the server over the window; collapsed stacks go here (folder)")

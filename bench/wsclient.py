@@ -119,6 +119,10 @@ class WsClient(asyncio.Protocol):
     # -- internals
 
     def _check_handshake(self, head: bytes) -> None:
+        if self.opened.done():  # the answer came after the opener gave up waiting (its timeout)
+            assert self.transport is not None
+            self.transport.abort()
+            return
         lines = head.decode("latin-1").split("\r\n")
         headers = {}
         for line in lines[1:]:

@@ -51,12 +51,14 @@ from boneyard.protocol.game import (
     StraightEventMessage,
     TrumpAction,
     Turn,
+    TurnInfo,
     event_from_engine,
 )
 from boneyard.protocol.handshake import (
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
     FEATURE_PRIVATE_TABLES,
+    FEATURE_TURN_IN_EVENT,
     Hello,
     Identify,
     Limits,
@@ -103,6 +105,7 @@ from boneyard.protocol.messages import (
     SERVER_MESSAGE_TYPES,
     ClientCommand,
     ServerMessage,
+    unfolded,
 )
 from boneyard.protocol.pause import FEATURE_HAND_PAUSE, HandPause, PauseInfo, Ready
 from boneyard.protocol.records import (
@@ -141,6 +144,7 @@ __all__ = [
     "FEATURE_BOT_LEVELS",
     "FEATURE_HAND_PAUSE",
     "FEATURE_PRIVATE_TABLES",
+    "FEATURE_TURN_IN_EVENT",
     "PROTOCOL_VERSION",
     "RECORD_ADAPTER",
     "RECORD_FORMAT",
@@ -228,10 +232,12 @@ __all__ = [
     "Trump",
     "TrumpAction",
     "Turn",
+    "TurnInfo",
     "View",
     "Welcome",
     "decode_command",
     "decode_server_message",
     "encode",
     "event_from_engine",
+    "unfolded",
 ]

@@ -24,14 +24,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from boneyard.protocol.envelope import CommandBase, ServerMessageBase
 from boneyard.protocol.values import (
     Bid,
     Bool,
+    CommandId,
     Count,
     End,
     GameName,
@@ -120,6 +121,18 @@ class Turn(ServerMessageBase):
 
     type: Literal["turn"]
     table_id: Id
+    seat: Seat
+    """The seat to move."""
+    time_left_ms: Count | None
+    """Milliseconds left for that seat, counted from when this was sent; ``null``: no turn timer."""
+    legal_actions: Seq[Action]
+    """The receiver's legal actions: empty unless the receiver holds ``seat``."""
+
+
+class TurnInfo(WireModel):
+    """Feature ``turn_in_event``: the ``turn`` message that would have followed an event, inside it
+    (``event.turn``): the same fields, for the same receiver (its ``table_id`` is the event's)."""
+
     seat: Seat
     """The seat to move."""
     time_left_ms: Count | None
@@ -343,27 +356,47 @@ StraightEvent = Annotated[
 ]
 
 
-class MoonEventMessage(ServerMessageBase):
-    """Something happened at a Moon table."""
+class _EventMessageBase(ServerMessageBase):
+    """The fields every game's ``event`` message has, in wire order (each game narrows ``game`` and
+    ``event``)."""
 
     type: Literal["event"]
     table_id: Id
-    game: Literal["moon"]
+    game: GameName
     auto: Bool = False
     """True for the events of an action the server took for a player (their turn timed out, or they
     were away): the record marks that action ``auto`` too. False for a player's or a bot's own."""
+    event: GameEvent
+    turn: TurnInfo | None = None
+    """Feature ``turn_in_event`` (only on a connection that accepted it, and only then present): the
+    turn that follows this event, which is the last of an action's (or a deal's) events."""
+    reply_to: CommandId | None = None
+    """Feature ``turn_in_event`` (present only with ``turn``): this receiver's ``act`` with this ``id``
+    caused the event, and succeeded; no ``ok`` follows."""
+
+    @model_serializer(mode="wrap")
+    def _absent_unless_folded(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # The feature fields are left out, not null, where the feature is not in force: a connection
+        # that did not accept it gets exactly the messages of a server without it.
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in ("turn", "reply_to"):
+                if name in data and data[name] is None:
+                    del data[name]
+        return data
+
+
+class MoonEventMessage(_EventMessageBase):
+    """Something happened at a Moon table."""
+
+    game: Literal["moon"]
     event: MoonEvent
 
 
-class StraightEventMessage(ServerMessageBase):
+class StraightEventMessage(_EventMessageBase):
     """Something happened at a Straight table."""
 
-    type: Literal["event"]
-    table_id: Id
     game: Literal["straight"]
-    auto: Bool = False
-    """True for the events of an action the server took for a player (their turn timed out, or they
-    were away): the record marks that action ``auto`` too. False for a player's or a bot's own."""
     event: StraightEvent
 
 

@@ -97,6 +97,14 @@ FEATURE_PRIVATE_TABLES = "private_tables"
 """``hello.features`` names it when tables may be private (``create_table.private``, invite codes)."""
 FEATURE_BOT_LEVELS = "bot_levels"
 """``hello.features`` names it when ``create_table`` accepts ``bot_levels``."""
+FEATURE_TURN_IN_EVENT: Literal["turn_in_event"] = "turn_in_event"
+"""``hello.features`` names it when ``identify.accept`` may ask for it: on that connection the ``turn``
+after an action's events rides in the last of them (``event.turn``), and an ``act``'s ``ok`` too
+(``event.reply_to``)."""
+
+Negotiated = Literal["turn_in_event"]
+"""The features a client opts in to with ``identify.accept`` (each one the server lists in
+``hello.features``): they change the shape of what this connection is sent."""
 
 
 class Hello(ServerMessageBase):
@@ -116,7 +124,9 @@ class Hello(ServerMessageBase):
     players' seeds (section 5, "Fair deals"); ``private_tables``, ``create_table.private``, ``join.invite``
     and ``take_seat.invite`` (error ``not_invited``); ``bot_levels``, ``create_table`` takes
     ``bot_levels``; ``hand_pause``, tables pause between hands (``create_table.hand_pause_ms``, ``ready``,
-    ``hand_pause``, ``snapshot.pause``: section 5, "The pause between hands")."""
+    ``hand_pause``, ``snapshot.pause``: section 5, "The pause between hands"); ``turn_in_event``, a client
+    may opt in (``identify.accept``) to get the turn after an action's events inside the last of them
+    (section 5, "Turns inside events")."""
 
 
 class Resume(WireModel):
@@ -136,6 +146,12 @@ class Identify(CommandBase):
     """The display name shown at tables. Names starting ``bot-`` (in any case) are the server's bots':
     an ``identify`` with one is invalid."""
     resume: Resume | None = None
+    # Since 1.1, with feature ``turn_in_event``.
+    accept: Annotated[Seq[Negotiated], Field(max_length=8)] = ()
+    """Features this connection opts in to, from those ``hello.features`` lists that change what the
+    connection is sent: ``turn_in_event`` (section 5, "Turns inside events"). A name the server does not
+    know makes the ``identify`` invalid (``invalid_message``, then close 4001). ``welcome.accepted``
+    says what is in force; a resume's features are its own connection's (see section 7)."""
 
     @model_validator(mode="after")
     def _not_a_bots_name(self) -> Identify:
@@ -169,6 +185,9 @@ class Welcome(ReplyBase):
     """
     seats: Seq[SeatRef]
     """The seats this session holds (empty for a new session)."""
+    accepted: Seq[Str] = ()
+    """The features of ``identify.accept`` in force on this connection, each once (empty when it asked
+    for none; a server older than feature ``turn_in_event`` leaves the field out)."""
 
 
 class Ping(CommandBase):

@@ -1,4 +1,5 @@
-"""The two message unions, discriminated by ``type``, and their module-level TypeAdapters.
+"""The two message unions, discriminated by ``type``, their module-level TypeAdapters, and
+:func:`unfolded` (feature ``turn_in_event``).
 
 >>> COMMAND_ADAPTER.validate_python({"type": "ping", "id": 1})
 Ping(type='ping', id=1)
@@ -138,3 +139,43 @@ REPLIES: Mapping[str, str] = {
     "ready": "ok",
 }
 """The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""
+
+
+def unfolded(message: Any) -> tuple[Any, ...]:
+    """The messages a server message stands for: with feature ``turn_in_event``, an ``event`` carrying
+    ``turn`` (and ``reply_to``) stands for the event, then the ``turn``, then the ``ok`` that a
+    connection without the feature gets as separate messages. All of them have the carrier's ``seq``.
+    Any other message stands for itself; a client can handle both shapes with one code path.
+
+    >>> from boneyard.protocol.codec import decode_server_message
+    >>> folded = {"type": "event", "seq": 9, "table_id": "t1", "game": "moon", "auto": False,
+    ...     "event": {"type": "passed", "seat": 0}, "reply_to": 4,
+    ...     "turn": {"seat": 1, "time_left_ms": 30000, "legal_actions": [{"type": "pass"}]}}
+    >>> for part in unfolded(SERVER_MESSAGE_ADAPTER.validate_python(folded)):
+    ...     print(repr(part))  # doctest: +NORMALIZE_WHITESPACE
+    MoonEventMessage(type='event', seq=9, table_id='t1', game='moon', auto=False,
+        event=Passed(type='passed', seat=0), turn=None, reply_to=None)
+    Turn(type='turn', seq=9, table_id='t1', seat=1, time_left_ms=30000,
+        legal_actions=(PassAction(type='pass'),))
+    Ok(type='ok', seq=9, reply_to=4)
+    """
+    if not isinstance(message, MoonEventMessage | StraightEventMessage):
+        return (message,)
+    turn, reply_to = message.turn, message.reply_to
+    if turn is None and reply_to is None:
+        return (message,)
+    parts: list[Any] = [message.model_copy(update={"turn": None, "reply_to": None})]
+    if turn is not None:
+        parts.append(
+            Turn(
+                type="turn",
+                seq=message.seq,
+                table_id=message.table_id,
+                seat=turn.seat,
+                time_left_ms=turn.time_left_ms,
+                legal_actions=turn.legal_actions,
+            )
+        )
+    if reply_to is not None:
+        parts.append(Ok(type="ok", seq=message.seq, reply_to=reply_to))
+    return tuple(parts)

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from boneyard.protocol import REPLIES, ErrorCode, Identify, SeatRef, Welcome
+from boneyard.protocol import FEATURE_TURN_IN_EVENT, REPLIES, ErrorCode, Identify, SeatRef, Welcome
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
@@ -167,7 +167,7 @@ class Commands:
         if command.resume is None:
             session = lobby.new_session(command.name)
             peer = link.peer()
-            _attach(link, session)
+            _attach(link, session, command)
             session.deliver(_welcome(session, command.id, resumed=False, replayed=0))
             lobby.enter_lobby(session)
             log.info("identified", extra=ids(player_id=session.player_id, peer=peer))
@@ -191,8 +191,10 @@ class Commands:
             old_link.session = None
             old_link.close_with(4003, "another connection resumed this session")
         session.cancel_timer()
-        missed = session.missed_since(command.resume.last_seq) or []
-        _attach(link, session)
+        # What it missed was sent in its last connection's shape: replayed only in the same one.
+        same_shape = session.folds == _folds(command)
+        missed = (session.missed_since(command.resume.last_seq) if same_shape else None) or []
+        _attach(link, session, command)
         lobby.table_log.session(session)  # its new epoch
         session.deliver(_welcome(session, command.id, resumed=True, replayed=len(missed)))
         seats = session.seats()
@@ -274,9 +276,14 @@ def send(link: Link, body: bytes) -> None:
         link.write(stamp(body, link.seq))
 
 
-def _attach(link: Link, session: Session) -> None:
+def _folds(identify: Identify) -> bool:
+    return FEATURE_TURN_IN_EVENT in identify.accept
+
+
+def _attach(link: Link, session: Session, identify: Identify) -> None:
     link.session = session
     session.client = link
+    session.folds = _folds(identify)  # the features are the connection's
     session.seq = link.seq  # the new connection's numbering goes on from its hello
     session.epoch = new_epoch()
     if session.token is not None:
@@ -297,6 +304,7 @@ def _welcome(session: Session, reply_to: CommandId | None, *, resumed: bool, rep
             resumed=resumed,
             replayed=replayed,
             seats=seats,
+            accepted=(FEATURE_TURN_IN_EVENT,) if session.folds else (),
         )
     )
 

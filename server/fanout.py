@@ -7,24 +7,46 @@ resume after a crash, the same frames again (:meth:`FanOut.regenerate`).
 
 Hidden information is decided by the engine alone: ``event.seen_by(viewer)`` for events and
 ``engine.legal_actions(seat)`` only for the seat to move.
+
+A listener whose session accepted feature ``turn_in_event`` (``Recipient.folds``) gets the turn that
+follows a batch of events inside the last event of the batch it sees, and the actor its ``ok`` there
+too (``reply_to``): one frame where there were three. Everyone else gets exactly the separate
+messages, in the same order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from boneyard.protocol.values import CommandId
 from boneyard.server.games.base import Engine, Event
 from boneyard.server.host import Room
 from boneyard.server.session import Recipient
-from boneyard.server.wire import EventEncoder, turn_body, turn_head
+from boneyard.server.wire import EventEncoder, reply_field, turn_body, turn_field, turn_head, with_fields
 
 Listeners = Sequence[tuple[Recipient, int | None]]
 """Who hears a game: each recipient with the seat it sees as (``None``: a spectator)."""
 
 Regenerated = dict[int, tuple[bytes, ...]]
 """One action's messages to each seated viewer, by seat, as a restore makes them again."""
+
+Reply = tuple[Recipient, CommandId]
+"""The player whose ``act`` caused the events, and its ``id``: answered ``ok`` (or inside the event)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextTurn:
+    """The turn that follows a batch of events, as announced."""
+
+    seat: int
+    """The seat to move."""
+    time_left_ms: int | None
+    """Its whole turn time (its timer has just started); ``None``: no timer (a bot's move, or none set)."""
+    legal_actions: Sequence[Any]
+    """The engine actions that seat may take (empty while a bot plays it through a hand-over)."""
 
 
 class FanOut:
@@ -37,19 +59,41 @@ class FanOut:
         self._events = EventEncoder(game, room.table_id)
         self._turn_head = turn_head(room.table_id)
 
-    def events(
-        self, events: list[Event], listeners: Listeners, record_id: str | None = None, auto: bool = False
-    ) -> None:
-        """Each event to each listener as that listener may see it; each distinct form encoded once
-        (``auto``: the events of an action the server took for a player)."""
+    def next_turn(self, engine: Engine, mover: int, time_left_ms: int | None = None) -> NextTurn:
+        """``mover``'s turn: by default with the whole turn time of a timed human seat (its timer has
+        just started; the same number when a restore makes the message again), and its legal actions
+        unless a bot plays it through a hand-over (or nobody holds it to be told)."""
+        seat = self.room.roster.seats[mover]
+        if time_left_ms is None:
+            limit = None if seat.bot_plays else self.room.turn_limit(seat)
+            time_left_ms = None if limit is None else limit * 1000
+        told = seat.session is not None and not seat.handing_over
+        return NextTurn(mover, time_left_ms, engine.legal_actions(mover) if told else ())
+
+    def send(
+        self,
+        events: Sequence[Event],
+        listeners: Listeners,
+        *,
+        record_id: str | None = None,
+        auto: bool = False,
+        turn: NextTurn | None = None,
+        reply: Reply | None = None,
+    ) -> bool:
+        """``events`` to each listener as it may see them (``auto``: the server took the action for a
+        player; ``record_id`` goes in ``game_over``), then ``turn`` if given. ``reply``: folded into the
+        actor's last event if it accepted ``turn_in_event``; whether it was (if not, the caller sends
+        the ``ok``)."""
         if not listeners:
-            return
+            return False
         encode = partial(self._events.body, auto=auto)
+        last: list[bytes | None] = [None] * len(listeners)
+        """Each listener's latest event, held back until the next one comes: the last may carry the turn."""
         for event in events:
             public: bytes | None = None
             private: dict[Event, bytes] = {}
             extra: dict[str, Any] = {"record_id": record_id} if event.type == "game_over" else {}
-            for session, viewer in listeners:
+            for i, (session, viewer) in enumerate(listeners):
                 seen = event.seen_by(viewer)
                 if seen is None:
                     continue
@@ -59,27 +103,57 @@ class FanOut:
                     body = public
                 else:
                     body = private.get(seen) or private.setdefault(seen, encode(seen, **extra))
-                session.deliver(body)
+                held = last[i]
+                if held is not None:
+                    session.deliver(held)
+                last[i] = body
+        if turn is None:
+            for (session, _), held in zip(listeners, last, strict=True):
+                if held is not None:
+                    session.deliver(held)
+            return False
+        return self._then_turn(listeners, last, turn, reply)
 
-    def turn(self, engine: Engine, mover: int, listeners: Listeners) -> None:
-        """``turn`` to each listener, with the whole turn time of a timed human seat (its timer has just
-        started; the same number when a restore makes the message again)."""
-        if not listeners:
-            return
-        seat = self.room.roster.seats[mover]
-        limit = None if seat.bot_plays else self.room.turn_limit(seat)
-        time_left = None if limit is None else limit * 1000
-        public = self.turn_body(engine, mover, None, time_left)
-        for session, viewer in listeners:
-            session.deliver(self.turn_body(engine, mover, viewer, time_left) if viewer == mover else public)
+    def _then_turn(
+        self, listeners: Listeners, last: list[bytes | None], turn: NextTurn, reply: Reply | None
+    ) -> bool:
+        folded_reply = False
+        public_body: bytes | None = None
+        public_field: bytes | None = None
+        for (session, viewer), held in zip(listeners, last, strict=True):
+            mover = viewer == turn.seat
+            if held is not None and session.folds:
+                if mover:
+                    field = turn_field(turn.seat, turn.time_left_ms, turn.legal_actions)
+                elif public_field is None:
+                    field = public_field = turn_field(turn.seat, turn.time_left_ms, ())
+                else:
+                    field = public_field
+                if reply is not None and session is reply[0]:
+                    session.deliver(with_fields(held, field + reply_field(reply[1]), 2))
+                    folded_reply = True
+                else:
+                    session.deliver(with_fields(held, field, 1))
+                continue
+            if held is not None:
+                session.deliver(held)
+            if mover:
+                session.deliver(self.turn_body(turn, viewer))
+            else:
+                if public_body is None:
+                    public_body = self.turn_body(turn, None)
+                session.deliver(public_body)
+        return folded_reply
 
-    def turn_body(self, engine: Engine, mover: int, viewer: int | None, time_left_ms: int | None) -> bytes:
-        """``turn`` as ``viewer`` gets it: with the legal actions if it is the seat to move (and no bot
-        plays it through a hand-over)."""
-        legal: list[Any] = []
-        if viewer == mover and not self.room.roster.seats[mover].handing_over:
-            legal = engine.legal_actions(mover)
-        return turn_body(self._turn_head, mover, time_left_ms, legal)
+    def turn(self, turn: NextTurn, listeners: Listeners) -> None:
+        """``turn`` messages alone (no event before them: a timer restarted, a seat changed hands)."""
+        if listeners:
+            self._then_turn(listeners, [None] * len(listeners), turn, None)
+
+    def turn_body(self, turn: NextTurn, viewer: int | None) -> bytes:
+        """``turn`` as ``viewer`` gets it: the legal actions only if it holds the seat to move."""
+        legal = turn.legal_actions if viewer == turn.seat else ()
+        return turn_body(self._turn_head, turn.seat, turn.time_left_ms, legal)
 
     def regenerate(
         self, engine: Engine, events: list[Event], auto: bool, seated: list[int]
@@ -87,14 +161,15 @@ class FanOut:
         """What each seated viewer was sent for one action (its events, then the next turn), or ``None``
         where the live path sent more than the action's own messages: the game's end (its record,
         ``deal_revealed``, ``table_updated``), a hand's end (a pause between hands, or the next deal,
-        with a hand-over's ``table_updated``)."""
+        with a hand-over's ``table_updated``). Made in the plain shape: a session that accepted
+        ``turn_in_event`` got fewer messages, so the journal's ends do not fit them, and it resumes by
+        snapshot (:mod:`~boneyard.server.storage.crashlog`)."""
         if engine.is_over or engine.between_hands:
             return None
         inboxes = {viewer: _Inbox() for viewer in seated}
         listeners = [(inbox, viewer) for viewer, inbox in inboxes.items()]
-        self.events(events, listeners, None, auto)
-        if engine.to_move is not None:
-            self.turn(engine, engine.to_move, listeners)
+        turn = None if engine.to_move is None else self.next_turn(engine, engine.to_move)
+        self.send(events, listeners, auto=auto, turn=turn)
         return {viewer: tuple(inbox.bodies) for viewer, inbox in inboxes.items()}
 
 
@@ -102,6 +177,7 @@ class _Inbox:
     """Stands in for a seated session while a restore makes its messages again: keeps what it is sent."""
 
     __slots__ = ("bodies",)
+    folds = False  # the shape the journal's ends are checked against
 
     def __init__(self) -> None:
         self.bodies: list[bytes] = []

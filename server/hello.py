@@ -11,6 +11,7 @@ from boneyard.protocol import (
     FEATURE_BOT_LEVELS,
     FEATURE_HAND_PAUSE,
     FEATURE_PRIVATE_TABLES,
+    FEATURE_TURN_IN_EVENT,
     Hello,
     Limits,
 )
@@ -22,7 +23,14 @@ from boneyard.server.wire import body_of
 
 SERVER_NAME = "boneyard/0.1.0"
 
-FEATURES = (FEATURE_BOT_DELAY, DEAL_FEATURE, FEATURE_PRIVATE_TABLES, FEATURE_BOT_LEVELS, FEATURE_HAND_PAUSE)
+FEATURES = (
+    FEATURE_BOT_DELAY,
+    DEAL_FEATURE,
+    FEATURE_PRIVATE_TABLES,
+    FEATURE_BOT_LEVELS,
+    FEATURE_HAND_PAUSE,
+    FEATURE_TURN_IN_EVENT,
+)
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from boneyard.protocol.values import CommandId
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
-from boneyard.server.fanout import FanOut, Regenerated
+from boneyard.server.fanout import FanOut, Regenerated, Reply
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Room, TableHost
@@ -198,8 +198,7 @@ class Match:
         self.room.changed()
         for session, viewer in self.room.roster.listeners():
             session.deliver(self.room.snapshot_body(viewer))
-        self._fan_out(engine.opening_events())
-        self._next_turn()
+        self._play_on(engine.opening_events())
         log.info("game started", extra=ids(table_id=self.room.table_id))
 
     def _broadcast(self, body: bytes) -> None:
@@ -236,15 +235,17 @@ class Match:
         elif holder.timeouts:
             holder.timeouts = 0
             self.room.stored()
-        self._after(events)
-        if reply_to is not None and holder.session is not None:
-            holder.session.deliver(ok_body(reply_to))
+        actor = holder.session
+        reply = None if reply_to is None or actor is None else (actor, reply_to)
+        if not self._after(events, reply=reply) and reply is not None:
+            reply[0].deliver(ok_body(reply[1]))  # not folded into the events (turn_in_event)
         self._note_ends(reply_to)
 
     def remind_turn(self, session: Session, seat: int) -> None:
         """After a resume: the player's turn again, if they are to move, with the time really left."""
         if self.engine is not None and self.engine.to_move == seat:
-            session.deliver(self._turn_body(seat, seat, self.time_left_ms()))
+            turn = self.fan_out.next_turn(self.engine, seat, self.time_left_ms())
+            session.deliver(self.fan_out.turn_body(turn, seat))
 
     def restart_turn(self, seat: Seat) -> None:
         """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
@@ -279,12 +280,16 @@ class Match:
             return  # bots only: nobody to resume
         self.host.table_log.action_end(self.room.table_id, self.number, self.moves - 1, reply_to, ends)
 
-    def _after(self, events: list[Event], *, auto: bool = False) -> None:
+    def _after(self, events: list[Event], *, auto: bool = False, reply: Reply | None = None) -> bool:
+        """An accepted action's messages, and what follows it: the next turn, or the hand's or game's
+        end. Whether ``reply`` (the actor's ``act`` id) went out inside its last event."""
         engine = self._dealt()
+        if not (engine.is_over or engine.between_hands or any(e.type == "hand_started" for e in events)):
+            return self._play_on(events, auto=auto, reply=reply)  # the common case: the turn follows
         record_id = None
         if engine.is_over:
             record_id = self.room.record_id = self._store_record()
-        self._fan_out(events, record_id, auto)
+        self.fan_out.send(events, self.room.roster.listeners(), record_id=record_id, auto=auto)
         if engine.is_over and self.seeds.fair:
             self._broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))
         if engine.between_hands or any(e.type == "hand_started" for e in events):
@@ -293,9 +298,10 @@ class Match:
             self.turns.cancel()
             self.room.game_over()
         elif engine.between_hands:
-            self._between_hands()
+            return self._between_hands(reply)
         else:
             self._next_turn()
+        return False
 
     # -- the pause between hands (:class:`~boneyard.server.pause.HandBreak`) -------------------------
 
@@ -304,21 +310,24 @@ class Match:
         """The pause between hands, while the engine rests after a hand (``None``: no pause)."""
         return self.breaks.pause
 
-    def _between_hands(self) -> None:
+    def _between_hands(self, reply: Reply | None = None) -> bool:
         """A hand ended and the engine holds the next deal: pause, or deal at once (no pause asked, or
-        nobody to wait for)."""
-        if not self.breaks.start(self._dealt().hand_number):
-            self.deal_next()
+        nobody to wait for). Whether ``reply`` went out inside the new deal's last event."""
+        if self.breaks.start(self._dealt().hand_number):
+            return False
+        return self._deal_next(reply)
 
     def deal_next(self) -> None:
         """The pause is over (or there is none): deal the held hand, tell everyone, first turn."""
+        self._deal_next(None)
+
+    def _deal_next(self, reply: Reply | None) -> bool:
         self.turns.cancel()
         had_pause = self.breaks.end()
         events = self._dealt().deal_next()
         if had_pause:
             self.room.stored()  # no pause any more
-        self._fan_out(events)
-        self._next_turn()
+        return self._play_on(events, reply=reply)
 
     def ready(self, seat: int) -> None:
         self.breaks.ready(seat)
@@ -337,19 +346,28 @@ class Match:
         if handed:
             self.room.changed()
 
-    def _fan_out(self, events: list[Event], record_id: str | None = None, auto: bool = False) -> None:
-        self.fan_out.events(events, self.room.roster.listeners(), record_id, auto)
+    def _play_on(self, events: list[Event], *, auto: bool = False, reply: Reply | None = None) -> bool:
+        """Events followed by the next turn: the seat to move's timer (or bot) starts, then everyone
+        hears the events and the turn (inside the last event, where the listener accepted
+        ``turn_in_event``). Whether ``reply`` went out inside the actor's last event."""
+        engine = self._dealt()
+        mover = engine.to_move
+        listeners = self.room.roster.listeners()
+        if mover is None:
+            self.fan_out.send(events, listeners, auto=auto)
+            return False
+        self.turns.schedule(self.seats[mover])  # no message: a bot's move comes on a later loop pass
+        turn = self.fan_out.next_turn(engine, mover)
+        return self.fan_out.send(events, listeners, auto=auto, turn=turn, reply=reply)
 
     def _next_turn(self) -> None:
         """Start the seat to move's turn (timer or bot) and send everyone ``turn``."""
-        mover = self._dealt().to_move
+        engine = self._dealt()
+        mover = engine.to_move
         if mover is None:
             return
         self.turns.schedule(self.seats[mover])
-        self.fan_out.turn(self._dealt(), mover, self.room.roster.listeners())
-
-    def _turn_body(self, mover: int, viewer: int | None, time_left_ms: int | None) -> bytes:
-        return self.fan_out.turn_body(self._dealt(), mover, viewer, time_left_ms)
+        self.fan_out.turn(self.fan_out.next_turn(engine, mover), self.room.roster.listeners())
 
     def play_for(self, seat: Seat, action: Any) -> None:
         """The move the server chose for ``seat`` (its bot, or auto-play for its player: marked ``auto``)."""

@@ -34,6 +34,11 @@ def new_epoch() -> int:
 class Recipient(Protocol):
     """Whoever a table's messages are delivered to (a :class:`Session`)."""
 
+    @property
+    def folds(self) -> bool:
+        """Feature ``turn_in_event`` is in force: a turn after events goes inside the last of them."""
+        ...
+
     def deliver(self, body: bytes) -> None: ...
 
 
@@ -73,6 +78,7 @@ class Session:
         "chat",
         "client",
         "epoch",
+        "folds",
         "log",
         "name",
         "player_id",
@@ -99,6 +105,9 @@ class Session:
         self.log: deque[bytes] | None = None
         self._log_frames = log_frames
         self.tables: dict[Place, int | None] = {}
+        self.folds = False
+        """Its connection accepted feature ``turn_in_event`` (set at each ``identify``: the log holds
+        what was sent in that shape)."""
         self.timer: Cancellable | None = None
         """The grace or expiry timer of a dropped session."""
         self.chat: TokenBucket | None = None

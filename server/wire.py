@@ -115,10 +115,14 @@ def turn_body(head: bytes, seat: int, time_left_ms: int | None, legal_actions: S
     ...     "table_id": "t1", "seat": 2, "time_left_ms": 900, "legal_actions": [wire_action(Pass())]})
     True
     """
+    return head + _turn_fields(seat, time_left_ms, legal_actions)
+
+
+def _turn_fields(seat: int, time_left_ms: int | None, legal_actions: Sequence[Any]) -> bytes:
+    # The packed values of seat, then the keys and values of time_left_ms and legal_actions.
     actions = b"".join([_PACKED_OF.get(a) or _pack(wire_action(a)) for a in legal_actions])
     return b"".join(
         (
-            head,
             _pack(seat),
             _TIME_LEFT_KEY,
             _pack(time_left_ms),
@@ -127,6 +131,46 @@ def turn_body(head: bytes, seat: int, time_left_ms: int | None, legal_actions: S
             actions,
         )
     )
+
+
+_TURN_INFO_HEAD: bytes = _pack("turn") + b"\x83" + _pack("seat")  # "turn": {"seat": ...: a map of 3
+_REPLY_TO_KEY: bytes = _pack("reply_to")
+
+
+def turn_field(seat: int, time_left_ms: int | None, legal_actions: Sequence[Any]) -> bytes:
+    """Feature ``turn_in_event``: the ``turn`` field of an event (key and value) that stands for the
+    ``turn`` message :func:`turn_body` makes from the same arguments."""
+    return _TURN_INFO_HEAD + _turn_fields(seat, time_left_ms, legal_actions)
+
+
+def reply_field(reply_to: CommandId) -> bytes:
+    """Feature ``turn_in_event``: the ``reply_to`` field of an event (key and value) that stands for
+    the ``ok`` of the receiver's ``act``."""
+    return _REPLY_TO_KEY + _pack(reply_to)  # type: ignore[no-any-return]
+
+
+def with_fields(body: bytes, fields: bytes, count: int) -> bytes:
+    """A message body (a map of under 16 fields) with ``count`` more fields (``fields``: their packed keys
+    and values) at its end.
+
+    >>> from boneyard.protocol import decode_server_message, encode, unfolded
+    >>> from boneyard.server.games.events import Passed
+    >>> from boneyard.server.games.moon import Pass
+    >>> event = EventEncoder("moon", "t1").body(Passed(seat=0))
+    >>> folded = with_fields(event, turn_field(1, None, [Pass()]) + reply_field(4), 2)
+    >>> [m.type for m in unfolded(decode_server_message(stamp(folded, 3)))]
+    ['event', 'turn', 'ok']
+    >>> plain, turn, ok = unfolded(decode_server_message(stamp(folded, 3)))
+    >>> alone = turn_body(turn_head("t1"), 1, None, [Pass()])
+    >>> encode(plain) == stamp(event, 3), encode(turn) == stamp(alone, 3)
+    (True, True)
+    >>> ok.reply_to
+    4
+    """
+    head = body[0]
+    if not 0x80 <= head + count <= 0x8F:
+        raise ValueError("a body with fields added stays a map of under 16 fields")
+    return b"".join((bytes((head + count,)), memoryview(body)[1:], fields))
 
 
 # --- actions ---------------------------------------------------------------------------------

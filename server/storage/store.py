@@ -137,6 +137,11 @@ class LoggedSession(Protocol):
     def epoch(self) -> int: ...
     @property
     def log(self) -> deque[bytes] | None: ...
+    @property
+    def folds(self) -> bool:
+        """Its log holds messages in the shape of feature ``turn_in_event``: not stored (a restored
+        session's connection has no features, so it resumes by snapshot)."""
+        ...
 
 
 class TableLog(Protocol):
@@ -291,7 +296,7 @@ class DurableLog:
 
     def session_logs(self, sessions: Iterable[LoggedSession]) -> None:
         for session in sessions:
-            if session.token is not None and session.log is not None:
+            if session.token is not None and session.log is not None and not session.folds:
                 log = msgpack.packb(list(session.log))
                 self.journal.write(_SET_SESSION_LOG, (session.seq, log, session.token))
 

@@ -198,3 +198,40 @@ async def test_a_command_in_flight_when_the_connection_drops(connect: Any, proxy
         await wait_for(ana, lambda: ana.connected and ana.welcome is not None and ana.welcome.resumed)
     await auto_play(ana, table_id, lambda m: m.game_over is not None)
     assert outcomes and ana.mirror.tables[table_id].seat == 0
+
+
+async def test_the_folded_shape_reaches_listeners_as_the_messages_it_stands_for(connect: Any) -> None:
+    """Feature ``turn_in_event``: a client that opts in (the default) and one that does not see the same
+    game, message for message, the first in fewer frames; its acts are answered all the same."""
+    ana, bo = await connect("ana"), await connect("bo", fold_turns=False)
+    folded_watch, plain_watch = await connect("fw"), await connect("pw", fold_turns=False)
+    assert ana.welcome is not None and ana.welcome.accepted == ("turn_in_event",)
+    assert bo.welcome is not None and bo.welcome.accepted == ()
+    created = await ana.create_table("moon", options={"target": 7}, bots=[2], seat=0, turn_seconds=60)
+    table_id = created.table.table_id
+    await folded_watch.spectate(table_id)
+    await plain_watch.spectate(table_id)
+    streams: dict[str, list[Any]] = {"folded": [], "plain": []}
+
+    async def collect(client: Any, into: list[Any]) -> None:
+        async for item in client.listen():
+            if getattr(item, "table_id", None) == table_id and item.type in ("event", "turn"):
+                into.append(item)
+                if item.type == "event" and item.event.type == "game_over":
+                    return
+
+    collectors = [
+        asyncio.create_task(collect(folded_watch, streams["folded"])),
+        asyncio.create_task(collect(plain_watch, streams["plain"])),
+    ]
+    await bo.join(table_id, 1)
+    done = lambda m: m.game_over is not None  # noqa: E731
+    await asyncio.gather(auto_play(ana, table_id, done), auto_play(bo, table_id, done, seed=1))
+    async with asyncio.timeout(10):
+        await asyncio.gather(*collectors)
+    folded, plain = streams["folded"], streams["plain"]
+    assert [m.model_dump(exclude={"seq"}) for m in folded] == [m.model_dump(exclude={"seq"}) for m in plain]
+    assert sum(m.type == "turn" for m in plain) > 20
+    # A turn that rode in an event reached the listener with the event's seq: one frame for both.
+    assert len({m.seq for m in folded}) < len({m.seq for m in plain}) == len(plain)
+    assert public(folded_watch.mirror.tables[table_id]) == public(plain_watch.mirror.tables[table_id])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.protocol import fairness
+from boneyard.protocol import fairness, unfolded
 
 Tile = tuple[int, int]
 
@@ -84,7 +84,8 @@ def check_connection(messages: list[Any], viewer: int | None, record: dict[str, 
         assert not leaked, f"seat {viewer} was sent {sorted(leaked)} in {what}"
         checked += len(tiles)
 
-    for message in messages:
+    # A turn inside an event (feature turn_in_event) is checked as the turn message it stands for.
+    for message in (part for folded in messages for part in unfolded(folded)):
         if getattr(message, "table_id", None) != table_id and message.type != "snapshot":
             continue
         if message.type == "snapshot":

@@ -17,7 +17,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from boneyard.protocol import COMMAND_ADAPTER, ServerMessage, decode_server_message, encode
+from boneyard.protocol import COMMAND_ADAPTER, ServerMessage, decode_server_message, encode, unfolded
 from boneyard.server.app import BoneyardServer
 from boneyard.server.settings import Settings
 
@@ -75,8 +75,15 @@ class Player:
 
     @classmethod
     async def connect(
-        cls, url: str, name: str = "player", *, identify: bool = True, **connect: Any
+        cls,
+        url: str,
+        name: str = "player",
+        *,
+        identify: bool = True,
+        accept: tuple[str, ...] = (),
+        **connect: Any,
     ) -> Player:
+        """``accept``: the features the ``identify`` opts in to (``turn_in_event``)."""
         # No client-side flow control by default: a test that stops reading must not stall the
         # server's closing handshake at the end of the test.
         connect.setdefault("max_queue", None)
@@ -85,8 +92,10 @@ class Player:
         hello = await player.next()
         assert hello.type == "hello" and hello.seq == 1
         if identify:
-            welcome = await player.request(type="identify", name=name)
+            fields = {"accept": list(accept)} if accept else {}
+            welcome = await player.request(type="identify", name=name, **fields)
             assert welcome.type == "welcome", welcome
+            assert welcome.accepted == accept
         return player
 
     # -- sending ------------------------------------------------------------------------------------
@@ -157,18 +166,18 @@ class Player:
     # -- playing ------------------------------------------------------------------------------------
 
     async def play(self, table_id: str, rng: random.Random | None = None) -> Any:
-        """Act (a random legal action) whenever it is this connection's turn, until ``game_over``."""
+        """Act (a random legal action) whenever it is this connection's turn, until ``game_over``
+        (a ``turn`` inside an event, feature ``turn_in_event``, is a turn as well)."""
         rng = rng or random.Random(self.name)
         while True:
             message = await self.next()
             assert message.type != "error", message
-            if message.type == "turn" and message.table_id == table_id and message.legal_actions:
-                action = choose(message.legal_actions, rng)
-                await self.send(type="act", table_id=table_id, action=action.model_dump())
-            elif (
-                message.type == "event" and message.table_id == table_id and message.event.type == "game_over"
-            ):
-                return message.event
+            for part in unfolded(message):
+                if part.type == "turn" and part.table_id == table_id and part.legal_actions:
+                    action = choose(part.legal_actions, rng)
+                    await self.send(type="act", table_id=table_id, action=action.model_dump())
+                elif part.type == "event" and part.table_id == table_id and part.event.type == "game_over":
+                    return part.event
 
 
 def choose(legal: tuple[Any, ...], rng: random.Random) -> Any:

@@ -26,15 +26,24 @@ def _id(value: tuple[str, dict[str, Any]]) -> str:
     return "-".join([value[0], *(f"{k}={v}" for k, v in value[1].items())])
 
 
-async def play_game(url: str, game: str, options: dict[str, Any], seed: int) -> dict[str, Any]:
-    """Humans in every seat and one spectator play a game out; returns what the test checks."""
+async def play_game(
+    url: str,
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    *,
+    accept: tuple[str, ...] = (),
+    turn_seconds: int | None = None,
+) -> dict[str, Any]:
+    """Humans in every seat and one spectator play a game out; returns what the test checks.
+    ``accept``: the features every connection opts in to."""
     players_n = options.get("players", 3)
-    players = [await Player.connect(url, f"g{seed}-{i}") for i in range(players_n)]
+    players = [await Player.connect(url, f"g{seed}-{i}", accept=accept) for i in range(players_n)]
     created = await players[0].request(
-        type="create_table", game=game, options=options, seat=0, turn_seconds=None
+        type="create_table", game=game, options=options, seat=0, turn_seconds=turn_seconds
     )
     table_id = created.table.table_id
-    watcher = await Player.connect(url, f"w{seed}")
+    watcher = await Player.connect(url, f"w{seed}", accept=accept)
     assert (await watcher.request(type="spectate", table_id=table_id)).type == "snapshot"
     for seat, player in enumerate(players[1:], start=1):
         assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"

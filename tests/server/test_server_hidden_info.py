@@ -17,9 +17,10 @@ from test_server_games import GAMES, play_game
 async def test_no_connection_ever_receives_a_tile_it_could_not_see() -> None:
     games = [(game, options, seed) for seed in range(6) for game, options in GAMES]
     async with running_server(seed=7, deal_seed_wait_ms=20) as server:
+        # Every other game's connections accept turn_in_event: turns (legal actions) inside events.
         results = await asyncio.gather(
             *(
-                play_game(server.url, game, options, seed=100 + i)
+                play_game(server.url, game, options, seed=100 + i, accept=("turn_in_event",) if i % 2 else ())
                 for i, (game, options, seed) in enumerate(games)
             )
         )
@@ -30,6 +31,8 @@ async def test_no_connection_ever_receives_a_tile_it_could_not_see() -> None:
             before_reveal += check_seed_secrecy(raw, log, result["record"], result["table_id"])
             frames += len(log)
     assert len(results) == 36 and checked > 15_000 and before_reveal > 5_000, (checked, frames)
+    folded = [m for r in results[1::2] for log, _ in r["connections"] for m in log if m.type == "event"]
+    assert sum(m.turn is not None and bool(m.turn.legal_actions) for m in folded) > 500
 
 
 async def test_the_oracle_catches_a_leak() -> None:

@@ -18,7 +18,11 @@ What it does for you, following PROTOCOL.md:
 - section 7 and 9: when the connection drops with a code that allows it, reconnects
   with backoff (1 s doubling to 30 s, with jitter) and resumes with the ``seated``
   token and the last ``seq`` it processed, handling both a replay and fresh snapshots;
-- keeps :attr:`Client.mirror` up to date with every message.
+- keeps :attr:`Client.mirror` up to date with every message;
+- opts in to feature ``turn_in_event`` when the server offers it (fewer frames: the ``turn`` and the
+  ``ok`` after an action's events ride in the last event) and hands on every message as the messages
+  it stands for (:func:`~boneyard.protocol.unfolded`): listeners see the same ``event``, ``turn`` and
+  ``ok`` either way.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from boneyard.clients.cli.core.transport import (
 )
 from boneyard.protocol import (
     CLOSE_CODES,
+    FEATURE_TURN_IN_EVENT,
     DealCommitment,
     Error,
     Hello,
@@ -55,6 +60,7 @@ from boneyard.protocol import (
     Welcome,
     decode_server_message,
     encode,
+    unfolded,
 )
 from boneyard.protocol.messages import COMMAND_ADAPTER
 
@@ -107,6 +113,7 @@ class Client(Commands):
         backoff: Backoff | None = None,
         reconnect: bool = True,
         contribute_seeds: bool = True,
+        fold_turns: bool = True,
     ) -> None:
         self.url = url
         self.name = name
@@ -120,6 +127,8 @@ class Client(Commands):
         self.reconnect = reconnect
         self.contribute_seeds = contribute_seeds
         """Send a random seed for the deals whenever a game starts at a seat we hold (``fair_deals``)."""
+        self.fold_turns = fold_turns
+        """Accept feature ``turn_in_event`` when the server offers it (what listeners see is the same)."""
         self._connector = connector
         self._backoff = backoff or Backoff()
         self._pending = PendingCommands()
@@ -222,11 +231,13 @@ class Client(Commands):
                 raise ConnectionError(f"expected hello, got {getattr(hello, 'type', hello)!r}")
             cid = self._pending.next_id()
             token = self.token if resume else None
+            fold = self.fold_turns and FEATURE_TURN_IN_EVENT in hello.features
             identify = Identify(
                 type="identify",
                 id=cid,
                 name=self.name,
                 resume=Resume(token=token, last_seq=self._last_seq) if token else None,
+                accept=(FEATURE_TURN_IN_EVENT,) if fold else (),
             )
             await transport.send(encode(identify))
             welcome = self._decode(await transport.recv())
@@ -350,6 +361,18 @@ class Client(Commands):
     def _dispatch(self, message: Any) -> None:
         self._check_seq(message.seq)
         self._last_seq = message.seq
+        for part in unfolded(message):  # an event carrying a turn (and an ok): each in turn
+            self._take(part)
+        if self._replaying and message.type not in ("hello", "welcome"):
+            self._replaying -= 1
+            if not self._replaying:
+                # Every missed reply has come back by now; whatever is still open is lost. Only now
+                # is the mirror current again, so only now do listeners hear that we are back.
+                self._pending.fail_before(self._generation)
+                self._notify(Notice("resumed", f"back; {message.seq - 2} missed messages replayed"))
+
+    def _take(self, message: Any) -> None:
+        """One message, as the mirror, the listeners and the commands in flight see it."""
         if isinstance(message, Welcome):
             self.welcome = message
         elif isinstance(message, Hello):
@@ -364,13 +387,6 @@ class Client(Commands):
         self._pending.settle(message)
         if isinstance(message, DealCommitment) and self.contribute_seeds and not self._replaying:
             self._offer_seed(message)
-        if self._replaying and message.type not in ("hello", "welcome"):
-            self._replaying -= 1
-            if not self._replaying:
-                # Every missed reply has come back by now; whatever is still open is lost. Only now
-                # is the mirror current again, so only now do listeners hear that we are back.
-                self._pending.fail_before(self._generation)
-                self._notify(Notice("resumed", f"back; {message.seq - 2} missed messages replayed"))
 
     def _offer_seed(self, commitment: DealCommitment) -> None:
         """Contribute a seed to a starting game at one of our seats (while the server waits for it)."""
