@@ -63,8 +63,9 @@ class Link(Protocol):
 class Router(Protocol):
     """Where a cluster node sends commands for tables it does not own (``boneyard.server.cluster``)."""
 
-    def forwards(self, session: Session, command: Any) -> bool:
-        """Forward ``command`` if another node owns the table it names; whether it did."""
+    def forwards(self, link: Link, session: Session, command: Any) -> bool:
+        """Forward ``command`` if another node owns the table it names, or hold it to handle later
+        (with ``dispatch``, on ``link``); whether it did either."""
         ...
 
     def fetch_record(self, session: Session, record_id: str, reply_to: CommandId | None) -> None:
@@ -73,6 +74,10 @@ class Router(Protocol):
 
     def resume(self, link: Link, command: Identify) -> None:
         """Resume a token this node does not know from the cluster's tokens (or close with 4002)."""
+        ...
+
+    def dropped(self, session: Session) -> None:
+        """The session's connection closed (after the lobby heard of it)."""
         ...
 
 
@@ -119,7 +124,7 @@ class Commands:
                 link.close_with(4001, "the first command must be identify")
             return
         cluster = self.cluster
-        if cluster is not None and cluster.forwards(session, command):
+        if cluster is not None and cluster.forwards(link, session, command):
             return  # the table's owner handles it and replies (through this session)
         self.dispatch(link, session, command)
 
@@ -145,6 +150,8 @@ class Commands:
         session, link.session = link.session, None
         if session is not None and session.client is link:
             self.lobby.session_dropped(session)
+            if self.cluster is not None:
+                self.cluster.dropped(session)
 
     # -- identification and resume ---------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 
 from nats.js import JetStreamContext
-from nats.js.errors import BucketNotFoundError
+from nats.js.errors import BucketNotFoundError, KeyNotFoundError
 from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
 
 Change = tuple[str, bytes | None]
@@ -70,6 +70,15 @@ class Directory:
 
     async def remove(self, key: str) -> None:
         await self._bucket.delete(key)
+
+    async def lookup(self, key: str) -> bytes | None:
+        """The key's value in the bucket itself, not the mirror (``None``: no such key): what a node
+        asks when its mirror has not caught up yet (a write acknowledged by NATS is read back here)."""
+        try:
+            entry = await self._bucket.get(key)
+        except KeyNotFoundError:
+            return None
+        return None if entry.value is None else entry.value
 
     def changes(self) -> Changes:
         """Every change from this call on, in the order NATS applied them (``close()`` it when done).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
@@ -19,7 +19,7 @@ from nats.aio.msg import Msg
 from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
-from boneyard.protocol import Identify, encode
+from boneyard.protocol import Identify, Spectate, encode
 from boneyard.protocol.codec import HotAct
 from boneyard.protocol.values import CommandId
 from boneyard.server.cluster.relay import (
@@ -30,6 +30,7 @@ from boneyard.server.cluster.relay import (
     REHOME,
     Bus,
     Publish,
+    RelaySession,
     RemotePlace,
     inbox,
 )
@@ -48,10 +49,24 @@ if TYPE_CHECKING:
 log = logging.getLogger("boneyard.cluster")
 
 
+class Listing(Protocol):
+    """Another node's table as the directory lists it."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def owner(self) -> str: ...
+
+
 class Owners(Protocol):
     """Who owns another node's table (the cluster-wide lobby)."""
 
     def owner_of(self, table_id: str) -> str | None: ...
+
+    async def look_up(self, table_id: str) -> str | None: ...
+
+    def seats_of(self, player_id: str) -> Sequence[tuple[Listing, int]]: ...
 
 
 class Records(Protocol):
@@ -74,6 +89,7 @@ class HomeSide:
         tablelog: JournalLog,
         writes: Writes,
         records: Records,
+        relays: Mapping[str, RelaySession],
     ) -> None:
         self.name = name
         self.bus = bus
@@ -83,32 +99,59 @@ class HomeSide:
         self.tablelog = tablelog
         self.writes = writes
         self.records = records
+        self._relays = relays
+        """The owner side's relay sessions (players of other nodes at this node's tables)."""
         self.lobby: Lobby | None = None
         self.commands: Commands | None = None
         self.metrics: ClusterMetrics | None = None
         self.homed: dict[str, Session] = {}
         """This node's sessions at other nodes' tables, by player id."""
-        self._places: dict[tuple[str, str], RemotePlace] = {}
+        self._places: dict[str, dict[str, RemotePlace]] = {}
+        """Each homed player's remote places, by player id and table id."""
         self._former: dict[str, set[str]] = {}
         """The nodes that owned one of a player's tables before it moved, by player id."""
+        self._held: dict[str, list[tuple[Link, Any]]] = {}
+        """A player's commands waiting behind a look-up of a table this node does not list yet, in
+        the order they came, by player id."""
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         self.lobby, self.commands, self.metrics = lobby, commands, metrics
 
-    def forwards(self, session: Session, command: Any) -> bool:
-        """Forward ``command`` to the owner if it names a table another node owns; whether it did."""
+    def forwards(self, link: Link, session: Session, command: Any) -> bool:
+        """Forward ``command`` to the owner if it names a table another node owns; whether it did (or
+        holds it: behind a look-up of the table, or behind the player's earlier command that waits for
+        one, so that a player's commands are handled in the order they were sent)."""
+        held = self._held.get(session.player_id)
+        if held is not None:
+            held.append((link, command))
+            return True
         table_id = getattr(command, "table_id", None)
         if table_id is None or self.lobby is None:
             return False
-        place = self._places.get((session.player_id, table_id))
+        owner = self._owner(session, table_id)
+        if owner is None and table_id not in self.lobby.tables:
+            # Not in this node's mirror (yet): a table created on another node a moment ago is in the
+            # bucket already (its owner enters it before telling anyone of it), so ask the bucket.
+            self._held[session.player_id] = [(link, command)]
+            self._spawn(self._look_up(session, table_id))
+            return True
+        if owner is None:
+            return False
+        self._forward(session, command, owner)
+        return True
+
+    def _owner(self, session: Session, table_id: str) -> str | None:
+        place = self._place(session.player_id, table_id)
         # The player's place knows a takeover first (the new owner's places come before its snapshot);
         # a place at a table this node took over while the player was relayed stays relayed.
         owner = place.owner if place is not None else None
-        if owner is None and table_id not in self.lobby.tables:
+        if owner is None and self.lobby is not None and table_id not in self.lobby.tables:
             owner = self._owners.owner_of(table_id)
-        if owner is None:
-            return False
+        return owner
+
+    def _forward(self, session: Session, command: Any, owner: str) -> None:
+        assert self.lobby is not None
         token = session.token
         if command.type in ("join", "take_seat"):
             token = self.lobby.token_for(session)  # the home holds the token: the player resumes here
@@ -118,12 +161,57 @@ class HomeSide:
         )
         if self.metrics is not None:
             self.metrics.routed.inc()
-        return True
+
+    async def _look_up(self, session: Session, table_id: str) -> None:
+        """The owner of a table this node's mirror does not list, from the bucket; then the commands
+        the player sent meanwhile, in order (a table nobody lists: ``no_such_table``, from here)."""
+        try:
+            await self._owners.look_up(table_id)  # listed in the mirror if it exists
+        except Exception as error:
+            log.warning("table %s: cannot read the directory: %s", table_id, error)
+        commands = self.commands
+        assert commands is not None
+        held = self._held.pop(session.player_id, [])
+        for n, (link, command) in enumerate(held):
+            if n == 0:
+                owner = self._owner(session, table_id)
+                if owner is not None:
+                    self._forward(session, command, owner)
+                    continue
+            elif self.forwards(link, session, command):
+                continue  # forwarded, or held again behind a look-up of its own
+            commands.dispatch(link, session, command)
 
     def _control(self, player_id: str, table_id: str, what: str, seat: int | None) -> None:
-        place = self._places.get((player_id, table_id))
+        place = self._place(player_id, table_id)
         if place is not None:
             self.bus.send(inbox(place.owner), [CONTROL, player_id, table_id, what, seat])
+            if what == "abandon":  # the session leaves the table (its owner's places may never come)
+                self._places[player_id].pop(table_id, None)
+                session = self.homed.get(player_id)
+                if session is not None:
+                    session.tables.pop(place, None)
+                    self._release(session)
+
+    def _place(self, player_id: str, table_id: str) -> RemotePlace | None:
+        places = self._places.get(player_id)
+        return None if places is None else places.get(table_id)
+
+    def dropped(self, session: Session) -> None:
+        """The session's connection closed (its seats, if any, wait for a resume)."""
+        self._release(session)
+
+    def _release(self, session: Session) -> None:
+        """Forget a player who is neither connected nor at a remote table: nothing more is for them here
+        (what an owner still sends them, its places at a table they left, has nobody to go to)."""
+        if session.client is not None or any(isinstance(p, RemotePlace) for p in session.tables):
+            return
+        player_id = session.player_id
+        if self.homed.get(player_id) is session:
+            del self.homed[player_id]
+            self._places.pop(player_id, None)
+            self._former.pop(player_id, None)
+            self._held.pop(player_id, None)
 
     async def on_outbox(self, msg: Msg) -> None:
         """A batch of bodies and places relayed back (subject ``outbox(name)``)."""
@@ -138,8 +226,7 @@ class HomeSide:
                 session.deliver(item[2])
             elif item[0] == PLACES:
                 self._set_places(session, item[2], item[3])
-            if session.client is None and not session.tables:
-                del self.homed[item[1]]  # gone from here, at no remote table: nothing more for it
+            self._release(session)
 
     def _stale(self, session: Session, sender: str) -> bool:
         """Whether ``sender`` is a node one of the player's tables moved away from, and no longer the
@@ -161,22 +248,43 @@ class HomeSide:
         for old in [p for p in session.tables if isinstance(p, RemotePlace) and p.owner == owner]:
             if old.table_id not in places:
                 del session.tables[old]
-                self._places.pop((player_id, old.table_id), None)
+                self._places[player_id].pop(old.table_id, None)
         for table_id, seat in places.items():
-            known = self._places.get((player_id, table_id))
+            known = self._place(player_id, table_id)
             place = known or RemotePlace(table_id, owner, player_id, self._control)
             self._moved(player_id, place.owner, owner)
             place.owner = owner  # another node took the table over
-            self._places[(player_id, table_id)] = place
+            place.rehoming = False
+            self._places.setdefault(player_id, {})[table_id] = place
             session.tables[place] = seat
         if session.tables:
             lobby.at_table(session)
         else:
             lobby.enter_lobby(session)
 
+    def table_moved(self, table_id: str, owner: str) -> None:
+        """Another node owns the table now (its owner died, or stopped): the players of this node who
+        watch it watch on there (a takeover restores the seats from the journal, never the spectators)."""
+        spectate = _frame(Spectate(type="spectate", table_id=table_id))  # no id: the snapshot replies to none
+        for player_id, places in self._places.items():
+            place = places.get(table_id)
+            session = self.homed.get(player_id)
+            if (
+                place is None
+                or place.owner == owner
+                or session is None
+                or session.tables.get(place, 0) is not None
+            ):
+                continue  # not watching it here (a seat's holder comes back with the seat)
+            self._moved(player_id, place.owner, owner)
+            place.owner = owner
+            self.bus.send(
+                inbox(owner), [COMMAND, player_id, session.name, self.name, session.token, spectate]
+            )
+
     def forget_place(self, session: Session, table_id: str) -> None:
         """The session's remote place at ``table_id`` is gone (this node owns the table now)."""
-        place = self._places.pop((session.player_id, table_id), None)
+        place = self._places.get(session.player_id, {}).pop(table_id, None)
         if place is not None:
             session.tables.pop(place, None)
             self._moved(session.player_id, place.owner, self.name)
@@ -204,10 +312,31 @@ class HomeSide:
         player_id, name, _ = msgpack.unpackb(entry.value)
         session = lobby.by_token.get(token) or lobby.restore_session(StoredSession(token, player_id, name))
         self.homed[player_id] = session
+        self._seat(session)
         self.tablelog.session(session)  # its home is this node now (a takeover relays here)
         await self.writes.committed()
         commands.resumed(link, session, command)
         await self._publish(REHOME, msgpack.packb([player_id, self.name]))
+
+    def _seat(self, session: Session) -> None:
+        """A resumed session's seats before its ``welcome`` names them, as a single node's resume does:
+        where the directory says the player sits, and the seats of this node's own tables their relay
+        session holds (their home was another node). The owners' places confirm them."""
+        lobby = self.lobby
+        assert lobby is not None
+        player_id = session.player_id
+        seats = [(listed.table_id, listed.owner, seat) for listed, seat in self._owners.seats_of(player_id)]
+        relay = self._relays.get(player_id)
+        if relay is not None:
+            seats += [(table.table_id, self.name, seat) for table, seat in relay.seats()]
+        for table_id, owner, seat in seats:
+            if self._place(player_id, table_id) is not None:
+                continue
+            place = RemotePlace(table_id, owner, player_id, self._control, rehoming=True)
+            self._places.setdefault(player_id, {})[table_id] = place
+            session.tables[place] = seat
+        if session.tables:
+            lobby.at_table(session)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

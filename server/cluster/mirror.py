@@ -5,24 +5,34 @@ Every node mirrors the directory (:class:`~boneyard.server.cluster.directory.Dir
 ``boneyard-tables``: each table's public description, the bytes ``table_info`` encodes, its status and
 its owner), lists the other nodes' tables and pushes their changes to its own lobby like a local
 table's (:class:`~boneyard.server.pushes.RemoteTables`). The changes of this node's tables go to the
-directory coalesced (:data:`DIRECTORY_SECONDS`).
+directory coalesced (:data:`DIRECTORY_SECONDS`), except a table's first entry on this node (a new
+table, or one taken over): that one is written ahead, through the node's
+:class:`~boneyard.server.cluster.writes.Writes`, so the directory names the table's owner before
+anyone hears of the table (``table_created``, the new owner's snapshot), and a node whose mirror has
+not caught up yet can ask the bucket (:meth:`LobbyMirror.look_up`) and be sure of the answer.
+
+Each entry is ``[owner, status, table_info bytes, [player id or None per seat]]``: the player ids let
+a node that resumes a player whose home was another node name their seats in ``welcome``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 
 from boneyard.server.cluster.directory import Directory
+from boneyard.server.cluster.writes import Writes
 from boneyard.server.pushes import Listed
 from boneyard.server.seats import Listener
 
 if TYPE_CHECKING:
     from boneyard.server.lobby import Lobby
+    from boneyard.server.table import Table
 
 log = logging.getLogger("boneyard.cluster")
 
@@ -38,6 +48,8 @@ class RemoteTable:
     owner: str
     status: str
     packed: bytes
+    players: tuple[str | None, ...] = ()
+    """The player id holding each seat (``None``: empty, or a bot's)."""
 
     def info_packed(self) -> bytes:
         return self.packed
@@ -49,13 +61,18 @@ class RemoteTable:
 class LobbyMirror:
     """The directory as this node's lobby sees it (``attach`` the lobby, then ``close`` at the end)."""
 
-    def __init__(self, name: str, directory: Directory) -> None:
+    def __init__(self, name: str, directory: Directory, writes: Writes) -> None:
         self.name = name
         self.directory = directory
+        self._writes = writes
         self.lobby: Lobby | None = None
         self._listed: dict[str, RemoteTable] = {}
         """Other nodes' tables, by table id."""
         self._dirty: set[str] = set()
+        self._entered: set[str] = set()
+        """This node's tables whose entry it wrote (or is writing) since it got them."""
+        self.on_moved: Callable[[str, str], None] | None = None
+        """Told ``(table_id, new owner)`` when another node's table gets a new owner."""
         self._publishing: asyncio.Task[None] | None = None
         self._feed: asyncio.Task[None] | None = None
 
@@ -92,6 +109,17 @@ class LobbyMirror:
         listed = self._listed.get(table_id)
         return None if listed is None else listed.owner
 
+    async def look_up(self, table_id: str) -> str | None:
+        """The table's owner as the bucket says now (``None``: no such table), for a table this node's
+        mirror does not list yet: an owner writes a table's entry before anyone hears of the table, so
+        a client told of it on another node a moment ago finds it here. The answer is listed too."""
+        value = await self.directory.lookup(table_id)
+        if value is None:
+            return None
+        self._listing(table_id, value)
+        owner: str = msgpack.unpackb(value)[0]
+        return owner
+
     async def _follow(self, changes: Any) -> None:
         async for key, value in changes:
             self._listing(key, value)
@@ -103,19 +131,38 @@ class LobbyMirror:
             if self._listed.pop(table_id, None) is not None:
                 lobby.pushes.note_remote(table_id, "removed")
             return
-        owner, status, packed = msgpack.unpackb(value)
+        owner, status, packed, *rest = msgpack.unpackb(value)  # rest: [players] (older entries: none)
+        before = self._listed.get(table_id)
+        if before is not None and before.owner != owner and self.on_moved is not None:
+            self.on_moved(table_id, owner)  # taken over (or handed over)
         if owner == self.name:
             self._listed.pop(table_id, None)  # this node's own table (taken over?): the lobby knows it
             return
-        self._listed[table_id] = RemoteTable(table_id, owner, status, packed)
+        self._listed[table_id] = RemoteTable(table_id, owner, status, packed, tuple(rest[0]) if rest else ())
         lobby.pushes.note_remote(table_id, "updated")
 
     def others(self) -> list[tuple[str, str]]:
         """Every other node's table, and its owner as the directory says."""
         return [(table_id, listed.owner) for table_id, listed in self._listed.items()]
 
+    def seats_of(self, player_id: str) -> list[tuple[RemoteTable, int]]:
+        """The other nodes' tables where the directory says ``player_id`` sits, and the seat."""
+        return [
+            (listed, seat)
+            for listed in self._listed.values()
+            for seat, holder in enumerate(listed.players)
+            if holder == player_id
+        ]
+
     def noted(self, table_id: str) -> None:
-        """A table of this node changed (or went): into the directory soon."""
+        """A table of this node changed (or went): into the directory soon; a table new here, ahead of
+        the frames that tell of it."""
+        lobby = self.lobby
+        table = lobby.tables.get(table_id) if lobby is not None else None
+        if table is not None and table_id not in self._entered:
+            self._entered.add(table_id)
+            self._writes.write(lambda: self._enter(table_id))
+            return
         self._dirty.add(table_id)
         if self._publishing is None:
             self._publishing = asyncio.get_running_loop().create_task(self._publish_soon())
@@ -127,18 +174,40 @@ class LobbyMirror:
         finally:
             self._publishing = None
 
+    def forget(self, table_id: str) -> None:
+        """The table is another node's now (this one lost it): its entry is the new owner's to write."""
+        self._dirty.discard(table_id)
+        self._entered.discard(table_id)
+
+    async def _enter(self, table_id: str) -> None:
+        lobby = self.lobby
+        table = lobby.tables.get(table_id) if lobby is not None else None
+        if table is None:
+            return  # gone already (its removal is noted)
+        try:
+            await self.directory.put(table_id, self._entry(table))
+        except Exception as error:
+            log.warning("table %s: cannot enter it in the directory: %s", table_id, error)
+
+    def _entry(self, table: Table) -> bytes:
+        players = [None if s.session is None else s.session.player_id for s in table.seats]
+        value: bytes = msgpack.packb([self.name, table.status, table.info_packed(), players])
+        return value
+
     async def _publish_directory(self) -> None:
         lobby = self.lobby
         assert lobby is not None
         while self._dirty:
             dirty, self._dirty = self._dirty, set()
             for table_id in dirty:
+                if table_id not in self._entered:
+                    continue  # lost meanwhile: not this node's to write
                 table = lobby.tables.get(table_id)
                 try:
                     if table is None:
+                        self._entered.discard(table_id)
                         await self.directory.remove(table_id)
                     else:
-                        value = msgpack.packb([self.name, table.status, table.info_packed()])
-                        await self.directory.put(table_id, value)
+                        await self.directory.put(table_id, self._entry(table))
                 except Exception as error:
                     log.warning("table %s: cannot update the directory: %s", table_id, error)

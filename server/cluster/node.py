@@ -97,16 +97,25 @@ class ClusterNode:
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
         loop = asyncio.get_running_loop()
-        self.bus = Bus(loop, self._publish, writes.settled, name)
+        self.bus = Bus(loop, self._publish, writes.settling, name)
         writes.on_refused = self._refused
-        self.mirror = LobbyMirror(name, tables)
+        self.mirror = LobbyMirror(name, tables, writes)
         """The cluster-wide lobby: the directory followed, this node's tables published."""
+        self.owner = OwnerSide(name, self.bus, leases.nodes, ttl)
+        """Other nodes' players at this node's tables."""
         self.home = HomeSide(
-            name, self.bus, self._publish, self.mirror, tokens, self.tablelog, writes, records
+            name,
+            self.bus,
+            self._publish,
+            self.mirror,
+            tokens,
+            self.tablelog,
+            writes,
+            records,
+            self.owner.relays,
         )
         """This node's players at other nodes' tables (the commands' router)."""
-        self.owner = OwnerSide(name, self.bus)
-        """Other nodes' players at this node's tables."""
+        self.mirror.on_moved = self.home.table_moved
         self.lobby: Lobby | None = None
         self.metrics: ClusterMetrics | None = None
         self._subscriptions: list[Any] = []
@@ -160,6 +169,7 @@ class ClusterNode:
         """Leave the cluster: this node's tables are handed over (the lobby is stopped: no timer runs);
         queued messages go first."""
         await self.ownership.stop()
+        self.owner.close()
         await self.mirror.flush()
         await self.ownership.hand_over()
         with contextlib.suppress(Exception):
@@ -182,6 +192,7 @@ class ClusterNode:
     def lost(self, table_id: str, why: str) -> None:
         """The table is no longer this node's: dropped at once, its timers stopped, nothing more sent."""
         self.tablelog.forget(table_id, lost=True)
+        self.mirror.forget(table_id)
         lobby = self.lobby
         table = lobby.tables.pop(table_id, None) if lobby is not None else None
         if table is None or lobby is None:
@@ -196,18 +207,33 @@ class ClusterNode:
                     # Its token lives on in the cluster (the seat is the new owner's): not forgotten here.
                     lobby.by_token.pop(session.token, None)
                     session.token = None
+                if session.log is not None:
+                    session.log.clear()  # it may tell of refused actions: the resume sends snapshots
                 _close(session, "this node no longer holds the table: resume")
         log.warning("table %s dropped: %s", table_id, why)
 
     def _refused(self) -> None:
-        """A journal append was refused: the frames that waited for it were dropped, so the connections
-        they were for may have a gap in their ``seq``. Every client of this node resumes (1012)."""
+        """A journal append was refused (a table is lost): what waited for it was dropped.
+
+        By design every client of this node resumes (1012), not only the lost table's: the node's
+        writes are one ordered queue and a flush holds the frames of many connections at once, so the
+        frames dropped were any connection's, about any table; a frame is numbered when it is made, so
+        each of those connections may have a gap in its ``seq``. Its resume replays the session's log,
+        which holds exactly what was dropped (the lost table's players' logs were cleared: they get
+        snapshots). Every relay session at this node's other tables gets a snapshot of each, through
+        its home: the relayed batches that waited were dropped too, and a home numbers what arrives,
+        so its players would see no gap, only a game that skipped some moves."""
         lobby = self.lobby
         if lobby is None:
             return
-        for session in [*lobby.by_token.values(), *lobby.presence.idle]:
+        sessions = {*lobby.by_token.values(), *lobby.presence.idle}
+        sessions.update(session for table in lobby.tables.values() for session, _ in table.listeners())
+        for session in sessions:
             if session.client is not None and not session.relayed:
                 _close(session, "this node was cut off from the cluster: resume")
+        for relay in list(self.owner.relays.values()):
+            for place, seat in list(relay.tables.items()):
+                relay.deliver(place.snapshot_body(seat))
 
     # -- what ownership (takeover.Node) asks of the node's parts ------------------------------------------
 

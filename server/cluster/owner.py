@@ -4,16 +4,28 @@ another node; their forwarded commands and controls handled here (:mod:`boneyard
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from functools import partial
 from typing import TYPE_CHECKING
 
 import msgpack
 from nats.aio.msg import Msg
+from nats.js.kv import KeyValue
 
 from boneyard.protocol import ProtocolError
 from boneyard.protocol.codec import decode_hot
-from boneyard.server.cluster.relay import COMMAND, CONTROL, RELAYED, Bus, Item, RelayLink, RelaySession
+from boneyard.server.cluster.relay import (
+    COMMAND,
+    CONTROL,
+    PLACES,
+    RELAYED,
+    Bus,
+    Item,
+    RelayLink,
+    RelaySession,
+    outbox,
+)
 
 if TYPE_CHECKING:
     from boneyard.server.commands import Commands
@@ -26,9 +38,14 @@ log = logging.getLogger("boneyard.cluster")
 class OwnerSide:
     """Other nodes' players at this node's tables (``attach`` the lobby and commands first)."""
 
-    def __init__(self, name: str, bus: Bus) -> None:
+    def __init__(self, name: str, bus: Bus, nodes: KeyValue, ttl: float) -> None:
         self.name = name
         self.bus = bus
+        self._nodes = nodes
+        self._ttl = ttl
+        self._gone: set[str] = set()
+        """Homes whose key expired (their players disconnected here) and that have not come back."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self.lobby: Lobby | None = None
         self.commands: Commands | None = None
         self.relays: dict[str, RelaySession] = {}
@@ -39,7 +56,10 @@ class OwnerSide:
 
     async def on_inbox(self, msg: Msg) -> None:
         """A batch of forwarded commands and controls (subject ``inbox(name)``)."""
-        for item in msgpack.unpackb(msg.data)[1]:
+        sender, items = msgpack.unpackb(msg.data)
+        if sender in self._gone:
+            self.home_back(sender)  # it talks again: its key is back, or soon will be
+        for item in items:
             try:
                 if item[0] == COMMAND:
                     self._command(item)
@@ -53,6 +73,7 @@ class OwnerSide:
         relay = self.relays.get(player_id)
         if relay is None:
             relay = self.relays[player_id] = RelaySession(player_id, name, home, self.name, self.bus)
+            relay.released = self._released
         elif relay.home != home:
             relay.rehome(home)
         return relay
@@ -87,6 +108,7 @@ class OwnerSide:
         elif what == "abandon":
             table.abandon(relay)
         elif seat is not None and table.seats[seat].session is relay:
+            relay.stranded = False  # the home says how the player is
             if what == "connected":
                 relay.client = RELAYED
                 table.seat_connected(seat)
@@ -99,7 +121,12 @@ class OwnerSide:
 
     def settle(self, relay: RelaySession) -> None:
         """Tell the home the relay session's places; forget it once it is at no table here."""
-        if not relay.sync_places() and self.relays.get(relay.player_id) is relay:
+        if not relay.sync_places():
+            self._released(relay)
+
+    def _released(self, relay: RelaySession) -> None:
+        if self.relays.get(relay.player_id) is relay:
+            relay.cancel_timer()
             del self.relays[relay.player_id]
 
     async def on_rehome(self, msg: Msg) -> None:
@@ -111,6 +138,11 @@ class OwnerSide:
         """The player resumed through ``home``: relay there, with a snapshot of each table."""
         relay = self.relays.get(player_id)
         lobby = self.lobby
+        if relay is None and lobby is not None and home != self.name:
+            # At none of this node's tables: the new home's places from the directory (a moment old)
+            # may still name one of them.
+            self.bus.send(outbox(home), [PLACES, player_id, self.name, {}])
+            return
         if relay is None or lobby is None or (home == relay.home and relay.client is not None):
             return
         relay.cancel_timer()
@@ -131,16 +163,55 @@ class OwnerSide:
             if relay.home != home or relay.client is None:
                 continue
             relay.client = None
+            relay.stranded = True
             for table, seat in relay.seats():
                 table.seat_disconnected(seat)
             relay.timer = lobby.clock.call_later(lobby.settings.grace_seconds, partial(self._away, relay))
             log.info("node %s is gone: player %s disconnected", home, relay.player_id)
+        if home not in self._gone:
+            self._gone.add(home)
+            task = asyncio.get_running_loop().create_task(self._until_back(home))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _until_back(self, home: str) -> None:
+        """Look for ``home``'s key every ttl/3 until it is back (the node was paused, or cut off from
+        NATS for a while, and lives on)."""
+        while home in self._gone:
+            await asyncio.sleep(self._ttl / 3)
+            try:
+                await self._nodes.get(home)
+            except Exception:  # KeyNotFoundError: still gone; else NATS is out of reach from here
+                continue
+            self.home_back(home)
+
+    def home_back(self, home: str) -> None:
+        """``home`` is back: the players it lost here are connected again, each with a snapshot of
+        their tables here (what was relayed to it meanwhile may never have reached it)."""
+        self._gone.discard(home)
+        for relay in list(self.relays.values()):
+            if relay.home != home or not relay.stranded:
+                continue
+            relay.stranded = False
+            relay.cancel_timer()
+            relay.client = RELAYED
+            for table, seat in list(relay.tables.items()):
+                relay.deliver(table.snapshot_body(seat))
+                if seat is not None:
+                    table.seat_connected(seat)
+            log.info("node %s is back: player %s connected", home, relay.player_id)
 
     @staticmethod
     def _away(relay: RelaySession) -> None:
         relay.timer = None
         for table, seat in relay.seats():
             table.seat_away(seat)
+
+    def close(self) -> None:
+        """Stop looking for homes to come back."""
+        self._gone.clear()
+        for task in self._tasks:
+            task.cancel()
 
     def homes(self) -> set[str]:
         """The other nodes this node's tables relay to."""

@@ -58,7 +58,8 @@ def outbox(node: str) -> str:
 
 class Bus:
     """A node's messages to other nodes: batched per subject and loop step, published in order by one
-    task, each batch only once every write made before it is acknowledged (write-ahead)."""
+    task, each batch only once every write made before it was sealed is acknowledged (write-ahead;
+    ``ready`` is called at the seal)."""
 
     def __init__(
         self,
@@ -72,7 +73,7 @@ class Bus:
         self._publish = publish
         self._ready = ready
         self._batches: dict[str, list[Item]] = {}
-        self._queue: asyncio.Queue[dict[str, list[Item]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[dict[str, list[Item]], Awaitable[bool]]] = asyncio.Queue()
         self._scheduled = False
         self._sender = loop.create_task(self._send())
 
@@ -89,12 +90,12 @@ class Bus:
     def _seal(self) -> None:
         self._scheduled = False
         batches, self._batches = self._batches, {}
-        self._queue.put_nowait(batches)
+        self._queue.put_nowait((batches, self._ready()))  # the writes made before the batch was sealed
 
     async def _send(self) -> None:
         while True:
-            batches = await self._queue.get()
-            if not await self._ready():  # what these bodies tell of is written first
+            batches, ready = await self._queue.get()
+            if not await ready:  # what these bodies tell of is written first
                 log.warning("%d relayed batches dropped: a write before them was refused", len(batches))
                 continue
             for subject, items in batches.items():
@@ -124,7 +125,7 @@ RELAYED = _RelayPeer()
 class RelaySession(Session):
     """A remote player as the owner's tables see them: bodies go to the home node, unstamped."""
 
-    __slots__ = ("_bus", "_sent_places", "home", "owner")
+    __slots__ = ("_bus", "_sent_places", "home", "owner", "released", "stranded")
 
     relayed = True
 
@@ -135,6 +136,11 @@ class RelaySession(Session):
         self._bus = bus
         self._sent_places: dict[str, int | None] = {}
         self.client = RELAYED
+        self.released: Callable[[RelaySession], None] | None = None
+        """Called when the session is at no table any more (its owner forgets it)."""
+        self.stranded = False
+        """Disconnected because its home's key expired, not because the home said so: connected
+        again when the home is back."""
 
     def deliver(self, body: bytes) -> None:
         self.seq += 1
@@ -147,11 +153,14 @@ class RelaySession(Session):
         if places != self._sent_places:
             self._sent_places = places
             self._bus.send(outbox(self.home), [PLACES, self.player_id, self.owner, places])
+            if not places and self.released is not None:
+                self.released(self)  # e.g. its last table was removed
         return bool(places)
 
     def rehome(self, home: str) -> None:
         """The player resumed through another node: relay there from now on (its places first)."""
         self.home = home
+        self.stranded = False
         self._sent_places = {}
         self.sync_places()
 
@@ -191,23 +200,31 @@ class RemotePlace:
     """A table owned by another node, as one of the home node's sessions at it knows it (one per session
     and table: every control names the player)."""
 
-    __slots__ = ("_control", "owner", "player_id", "table_id")
+    __slots__ = ("_control", "owner", "player_id", "rehoming", "table_id")
 
-    def __init__(self, table_id: str, owner: str, player_id: str, control: Control) -> None:
+    def __init__(
+        self, table_id: str, owner: str, player_id: str, control: Control, *, rehoming: bool = False
+    ) -> None:
         self.table_id = table_id
         self.owner = owner
         """The node that owns the table now (re-pointed when another node takes it over)."""
         self.player_id = player_id
         self._control = control
+        self.rehoming = rehoming
+        """Made from the directory for a resume through this node: until the owner's places come, the
+        owner is re-pointing the player here (``REHOME``) and sends the snapshot and reconnects the
+        seat by itself, so the resume asks for neither."""
 
     def snapshot_body(self, viewer: int | None) -> bytes:
         """Ask the owner for a snapshot (it alone knows the table, and sends it after whatever it sent
         before); the empty body tells the caller (a resume) that there is nothing to deliver here."""
-        self._control(self.player_id, self.table_id, "snapshot", viewer)
+        if not self.rehoming:
+            self._control(self.player_id, self.table_id, "snapshot", viewer)
         return b""
 
     def seat_connected(self, seat: int) -> None:
-        self._control(self.player_id, self.table_id, "connected", seat)
+        if not self.rehoming:
+            self._control(self.player_id, self.table_id, "connected", seat)
 
     def seat_disconnected(self, seat: int) -> None:
         self._control(self.player_id, self.table_id, "disconnected", seat)
@@ -216,8 +233,8 @@ class RemotePlace:
         self._control(self.player_id, self.table_id, "away", seat)
 
     def abandon(self, session: Session) -> None:
-        self._control(self.player_id, self.table_id, "abandon", None)
         session.tables.pop(self, None)  # the owner's places may never come: this session is going
+        self._control(self.player_id, self.table_id, "abandon", None)
 
     def __repr__(self) -> str:
         return f"RemotePlace({self.table_id!r} on {self.owner!r} for {self.player_id!r})"

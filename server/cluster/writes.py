@@ -132,10 +132,10 @@ class Writes:
         if dropped:
             self._waiting = deque(w for w in self._waiting if w[1] > cut)
             log.warning("a write was refused: %d flushes that waited for it dropped", len(dropped))
-        for _, number, future in self._awaiting:
-            if number <= cut and not future.done():
-                future.set_result(False)
-        if self.on_refused is not None and dropped:
+        refused = [future for _, number, future in self._awaiting if number <= cut and not future.done()]
+        for future in refused:
+            future.set_result(False)
+        if self.on_refused is not None and (dropped or refused):
             self.on_refused()
 
     def _wake(self) -> None:
@@ -166,9 +166,16 @@ class Writes:
     async def settled(self) -> bool:
         """Wait until every write made so far is done; ``False`` if one was refused meanwhile (what
         was meant to follow it must not be sent)."""
-        if self._done >= self._issued:
-            return True
+        return await self.settling()
+
+    def settling(self) -> asyncio.Future[bool]:
+        """What :meth:`settled` returns, for the writes made so far: registered now, not when awaited
+        (a batch of relayed bodies waits in a queue; what it tells of is what was written before it
+        was sealed, and a refusal meanwhile must reach it however late it is awaited)."""
         done: asyncio.Future[bool] = self._loop.create_future()
+        if self._done >= self._issued:
+            done.set_result(True)
+            return done
         self._registered += 1
         self._awaiting.append((self._issued, self._registered, done))
-        return await done
+        return done

@@ -15,6 +15,8 @@ from typing import Any
 # The protocol client and the oracle of the server tests (their folder is not a package).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
+from durability_kit import record_actions, seen_actions
+from server_oracle import check_connection
 from server_testkit import Player
 from websockets.exceptions import ConnectionClosed
 
@@ -102,20 +104,58 @@ async def join_seats(players: list[Player], table_id: str, first: int = 0) -> No
         assert (await player.request(type="join", table_id=table_id, seat=seat)).type == "seated"
 
 
-async def play_on(player: Player, table_id: str, rng: random.Random, elsewhere: str) -> list[Player]:
-    """Play to the end; closed with 1012, resume through ``elsewhere`` and play on. Each connection."""
+async def sit_down(
+    nodes: list[Node], game: str, options: dict[str, Any], tag: str
+) -> tuple[str, list[Player]]:
+    """A table with 60 s turns, created by a player of ``nodes[0]`` at seat 0; seat ``i`` taken by a
+    player of ``nodes[i]``. The table id and the players, by seat."""
+    players = [await Player.connect(node.url, f"{tag}{i}") for i, node in enumerate(nodes)]
+    created = await players[0].request(
+        type="create_table", game=game, options=options, seat=0, turn_seconds=60
+    )
+    table_id: str = created.table.table_id
+    await join_seats(players[1:], table_id, first=1)
+    return table_id, players
+
+
+def check_played(connections: list[list[Player]], record: dict[str, Any], table_id: str) -> None:
+    """Each player's connections (one, or more after resumes) saw only actions of the record, in its
+    order, no error and no tile they could not see (the oracle)."""
+    actions = record_actions(record)
+    for connection in connections:
+        seen = [action for c in connection for action in seen_actions(c.log, table_id)]
+        assert not not_subsequence(seen, actions)
+        for c in connection:
+            assert not [m for m in c.log if m.type == "error"]
+            assert check_connection(c.log, c.seat, record, table_id) > 0
+
+
+async def play_on(
+    player: Player, table_id: str, rng: random.Random, elsewhere: str, codes: tuple[int, ...] = (1012,)
+) -> list[Player]:
+    """Play to the end; closed with one of ``codes``, resume through ``elsewhere`` and play on. Each
+    connection."""
     try:
         await player.play(table_id, rng)
         return [player]
     except ConnectionClosed:
-        assert player.ws.close_code == 1012, player.ws.close_code
-    again = await Player.connect(elsewhere, player.name, identify=False)
+        assert player.ws.close_code in codes, player.ws.close_code
+    again = await resume_through(player, elsewhere)
+    await again.play(table_id, rng)
+    return [player, again]
+
+
+async def resume_through(player: Player, url: str) -> Player:
+    """``player``'s session resumed on a new connection to ``url``: it holds the same seats, its
+    ``welcome`` names them (in ``again.log[0]``), and the snapshots follow (``replayed: 0``)."""
+    again = await Player.connect(url, player.name, identify=False)
     resume = {"token": player.token, "last_seq": player.seq}
     welcome = await again.request(type="identify", name=player.name, resume=resume)
     assert welcome.type == "welcome" and welcome.resumed and welcome.replayed == 0, welcome
-    again.token, again.seat = player.token, player.seat
-    await again.play(table_id, rng)
-    return [player, again]
+    seats = [(s.table_id, s.seat) for s in welcome.seats]
+    assert seats == [(player.table_id, player.seat)], (player.name, seats)
+    again.token, again.seat, again.table_id = player.token, player.seat, player.table_id
+    return again
 
 
 def not_subsequence(seen: list[Any], record: list[Any]) -> list[Any]:

@@ -12,9 +12,7 @@ import random
 import signal
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import Player, cluster, join_seats, not_subsequence, play_on
-from durability_kit import record_actions, seen_actions
-from server_oracle import check_connection
+from clusterkit import check_played, cluster, play_on, sit_down
 
 from boneyard.server.games.records import replay
 
@@ -28,16 +26,7 @@ async def test_a_stopping_node_hands_its_table_over_and_its_players_resume_elsew
     nats_server: NatsServer,
 ) -> None:
     async with cluster(nats_server.url, 3, {"BONEYARD_CLUSTER_LEASE_SECONDS": "2"}) as (a, b, owner):
-        players = [await Player.connect(node.url, f"h{i}") for i, node in enumerate((owner, a, b, a))]
-        created = await players[0].request(
-            type="create_table",
-            game="straight",
-            options={"players": 4, "target": 100},
-            seat=0,
-            turn_seconds=60,
-        )
-        table_id = created.table.table_id
-        await join_seats(players[1:], table_id, first=1)
+        table_id, players = await sit_down([owner, a, b, a], "straight", {"players": 4, "target": 100}, "h")
         rng = random.Random(4)
         plays = [
             asyncio.create_task(play_on(p, table_id, random.Random(rng.random()), a.url)) for p in players
@@ -53,10 +42,4 @@ async def test_a_stopping_node_hands_its_table_over_and_its_players_resume_elsew
     assert [len(c) for c in connections] == [2, 1, 1, 1], "the owner's player resumed, the others played on"
     record = reply.record.model_dump()
     assert replay(record).is_over
-    actions = record_actions(record)
-    for connection in connections:
-        seen = [action for c in connection for action in seen_actions(c.log, table_id)]
-        assert not not_subsequence(seen, actions)
-        for c in connection:
-            assert not [m for m in c.log if m.type == "error"]
-            assert check_connection(c.log, c.seat, record, table_id) > 0
+    check_played(connections, record, table_id)
