@@ -13,7 +13,7 @@ import random
 import signal
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import Player, cluster, join_seats, not_subsequence, play_on
+from clusterkit import cluster, not_subsequence, play_on, sit_down
 from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
 
@@ -29,12 +29,7 @@ FROZEN = {"BONEYARD_CLUSTER_LEASE_SECONDS": "1.5", "BONEYARD_GRACE_SECONDS": "0.
 
 async def test_a_frozen_owner_cannot_act_for_its_table_once_the_lease_moved(nats_server: NatsServer) -> None:
     async with cluster(nats_server.url, 3, FROZEN) as (a, b, owner):
-        players = [await Player.connect(node.url, f"f{i}") for i, node in enumerate((owner, a, b))]
-        created = await players[0].request(
-            type="create_table", game="moon", options={"target": 14}, seat=0, turn_seconds=60
-        )
-        table_id = created.table.table_id
-        await join_seats(players[1:], table_id, first=1)
+        table_id, players = await sit_down([owner, a, b], "moon", {"target": 14}, "f")
         rng = random.Random(5)
         plays = [
             asyncio.create_task(play_on(p, table_id, random.Random(rng.random()), b.url)) for p in players
