@@ -232,7 +232,12 @@ async def test_a_node_renews_one_lease_however_many_tables_it_holds(nats_server:
 async def test_an_action_and_its_turns_deadline_are_one_journal_append(nats_server: NatsServer) -> None:
     """Two appends per action (the action, then the next turn's deadline) were two JetStream round trips
     before anyone heard of it: entries made while the table's append is queued go with it."""
-    settings = Settings(port=0, cluster=nats_server.url, node="solo", hand_pause_seconds=0)
+    # The players act at machine speed: the default token bucket (40, then 20 a second) refused one of
+    # them with rate_limited in a CI run whose game went long.
+    settings = Settings(
+        port=0, cluster=nats_server.url, node="solo", hand_pause_seconds=0,
+        commands_per_second=10_000, command_burst=10_000,
+    )  # fmt: skip
     async with BoneyardServer(settings) as server:
         players = [await Player.connect(server.url, f"p{i}") for i in range(3)]
         created = await players[0].request(
