@@ -78,6 +78,9 @@ class LobbyMirror:
         self.lobby: Lobby | None = None
         self._listed: dict[str, RemoteTable] = {}
         """Other nodes' tables, by table id."""
+        self._seated: dict[str, dict[str, int]] = {}
+        """Where the listed tables seat each player: player id, then table id and seat (a resume's
+        look-up, once per player who resumes through this node: no scan over every table)."""
         self._dirty: set[str] = set()
         self._entered: set[str] = set()
         """This node's tables whose entry it wrote (or is writing) since it got them."""
@@ -142,7 +145,7 @@ class LobbyMirror:
         lobby = self.lobby
         assert lobby is not None
         if value is None:
-            if self._listed.pop(table_id, None) is not None:
+            if self._unlist(table_id) is not None:
                 lobby.pushes.note_remote(table_id, "removed")
             return
         owner, status, packed, *rest = msgpack.unpackb(value)  # rest: [players] (older entries: none)
@@ -150,10 +153,26 @@ class LobbyMirror:
         if before is not None and before.owner != owner and self.on_moved is not None:
             self.on_moved(table_id, owner)  # taken over (or handed over)
         if owner == self.name:
-            self._listed.pop(table_id, None)  # this node's own table (taken over?): the lobby knows it
+            self._unlist(table_id)  # this node's own table (taken over?): the lobby knows it
             return
-        self._listed[table_id] = RemoteTable(table_id, owner, status, packed, tuple(rest[0]) if rest else ())
+        self._unlist(table_id)
+        listed = self._listed[table_id] = RemoteTable(
+            table_id, owner, status, packed, tuple(rest[0]) if rest else ()
+        )
+        for seat, holder in enumerate(listed.players):
+            if holder is not None:
+                self._seated.setdefault(holder, {})[table_id] = seat
         lobby.pushes.note_remote(table_id, "updated")
+
+    def _unlist(self, table_id: str) -> RemoteTable | None:
+        listed = self._listed.pop(table_id, None)
+        holders = {h for h in listed.players if h is not None} if listed is not None else set()
+        for holder in holders:
+            seats = self._seated.get(holder, {})
+            seats.pop(table_id, None)
+            if not seats:
+                self._seated.pop(holder, None)
+        return listed
 
     def others(self) -> list[tuple[str, str]]:
         """Every other node's table, and its owner as the directory says."""
@@ -161,12 +180,8 @@ class LobbyMirror:
 
     def seats_of(self, player_id: str) -> list[tuple[RemoteTable, int]]:
         """The other nodes' tables where the directory says ``player_id`` sits, and the seat."""
-        return [
-            (listed, seat)
-            for listed in self._listed.values()
-            for seat, holder in enumerate(listed.players)
-            if holder == player_id
-        ]
+        seats = self._seated.get(player_id, {})
+        return [(self._listed[table_id], seat) for table_id, seat in seats.items()]
 
     def noted(self, table_id: str) -> None:
         """A table of this node changed (or went): into the directory soon; a table new here, ahead of
