@@ -143,7 +143,11 @@ class BoneyardServer:
         log.info("joining the cluster at %s as node %s", url, name)
         try:
             self.cluster = await ClusterNode.connect(
-                url, name, records_in_memory=settings.records_in_memory, ttl=settings.cluster_lease_seconds
+                url,
+                name,
+                records_in_memory=settings.records_in_memory,
+                ttl=settings.cluster_lease_seconds,
+                markers=settings.cluster_marker_seconds,
             )
         except Exception as error:  # nats-py's: no servers, timeouts, JetStream not enabled
             raise ClusterError(

@@ -169,6 +169,9 @@ class Settings(BaseSettings):
     cluster_lease_seconds: float = Field(default=3.0, ge=0.5, le=60)
     """How long a cluster node's hold on its tables outlives its last renewal (renewed every third of
     it): a killed or cut-off node's tables are taken over by another node within about this long."""
+    cluster_marker_seconds: float = Field(default=300.0, ge=1, le=86_400)
+    """How long the delete markers of removed tables (in the cluster's directory and ownership
+    buckets) stay before a node purges them, checked this often: every node has long seen them."""
     node: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
     """This node's name in the cluster (letters, digits, ``-`` and ``_``); ``None``: the host name and
     the port (the process id with port 0). Two nodes must never share one."""

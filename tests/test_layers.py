@@ -64,6 +64,7 @@ CLUSTER = (
     "journal",
     "directory",
     "cas",
+    "places",
 )
 """``boneyard.server.cluster``, every module (a new one is added here: the test below checks the list)."""
 CLUSTER_PARTS = ("mirror", "home", "owner", "records")

@@ -7,16 +7,24 @@ change) and the resume tokens (so that a player whose node died resumes through 
 A :class:`Directory` keeps a local mirror, fed by a watch on the whole bucket, so reads are
 dictionary look-ups and never wait on the network; :meth:`Directory.changes` yields each change as it
 arrives, removals as ``None``. Writes go to NATS and come back through the watch like anyone's.
+
+A removal leaves a delete marker in the bucket (every watcher must see it: a mirror drops the key);
+markers would pile up, one for every table that ever ended, so :meth:`Directory.sweep` purges the
+ones older than a bound (each watcher has long seen them): only the marker, never a later value of
+the key (the purge stops at the marker's own sequence).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 from nats.js import JetStreamContext
-from nats.js.errors import BucketNotFoundError, KeyNotFoundError
+from nats.js.errors import APIError, BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
+
+from boneyard.server.cluster.cas import lost_compare_and_set
 
 Change = tuple[str, bytes | None]
 """A key and its new value, or ``None`` when it was removed."""
@@ -25,8 +33,12 @@ Change = tuple[str, bytes | None]
 class Directory:
     """A bucket of keys every node sees, mirrored locally."""
 
-    def __init__(self, bucket: KeyValue) -> None:
+    def __init__(self, js: JetStreamContext, name: str, bucket: KeyValue) -> None:
+        self._js = js
+        self._name = name
         self._bucket = bucket
+        self._markers: dict[str, tuple[int, float]] = {}
+        """The keys whose last change was a removal: the marker's sequence, and when it was seen."""
         self.entries: dict[str, bytes] = {}
         self._listeners: list[asyncio.Queue[Change]] = []
         self._watcher: KeyValue.KeyWatcher | None = None
@@ -39,7 +51,7 @@ class Directory:
             bucket = await js.key_value(name)
         except BucketNotFoundError:
             bucket = await js.create_key_value(bucket=name, history=1)
-        directory = cls(bucket)
+        directory = cls(js, name, bucket)
         await directory._start()
         return directory
 
@@ -60,16 +72,48 @@ class Directory:
         value = None if entry.operation in (KV_DEL, KV_PURGE) else (entry.value or b"")
         if value is None:
             self.entries.pop(entry.key, None)
+            self._markers[entry.key] = (entry.revision or 0, time.monotonic())
         else:
             self.entries[entry.key] = value
+            self._markers.pop(entry.key, None)
         for queue in self._listeners:
             queue.put_nowait((entry.key, value))
 
-    async def put(self, key: str, value: bytes) -> None:
-        await self._bucket.put(key, value)
+    async def put(self, key: str, value: bytes) -> int:
+        """Write ``key``; its new revision."""
+        return await self._bucket.put(key, value)
 
-    async def remove(self, key: str) -> None:
-        await self._bucket.delete(key)
+    async def update(self, key: str, value: bytes, last: int) -> int | None:
+        """Write ``key`` if its revision is still ``last``; its new revision, or ``None``: another
+        writer came between (what this one meant to write is not the key's any more)."""
+        try:
+            return await self._bucket.update(key, value, last=last)
+        except KeyWrongLastSequenceError:
+            return None
+
+    async def remove(self, key: str, last: int | None = None) -> bool:
+        """Remove ``key`` (if its revision is still ``last``, when given); ``False``: another writer
+        came between."""
+        try:
+            await self._bucket.delete(key, last=last)
+        except APIError as refused:
+            if not lost_compare_and_set(refused):
+                raise
+            return False
+        return True
+
+    async def sweep(self, older_than: float) -> int:
+        """Purge the delete markers this mirror saw more than ``older_than`` seconds ago; how many.
+
+        Each purge names the marker's sequence as its bound, so a value written to the key since
+        (whatever the mirror has not seen yet) stays."""
+        now = time.monotonic()
+        old = [(key, seq) for key, (seq, seen) in self._markers.items() if now - seen > older_than]
+        for key, seq in old:
+            await self._js.purge_stream(f"KV_{self._name}", seq=seq + 1, subject=f"$KV.{self._name}.{key}")
+            if self._markers.get(key, (0, 0.0))[0] == seq:
+                del self._markers[key]
+        return len(old)
 
     async def lookup(self, key: str) -> bytes | None:
         """The key's value in the bucket itself, not the mirror (``None``: no such key): what a node
@@ -79,6 +123,14 @@ class Directory:
         except KeyNotFoundError:
             return None
         return None if entry.value is None else entry.value
+
+    async def revision(self, key: str) -> tuple[bytes, int] | None:
+        """The key's value in the bucket and its revision (``None``: no such key)."""
+        try:
+            entry = await self._bucket.get(key)
+        except KeyNotFoundError:
+            return None
+        return entry.value or b"", entry.revision or 0
 
     def changes(self) -> Changes:
         """Every change from this call on, in the order NATS applied them (``close()`` it when done).

@@ -22,6 +22,7 @@ from nats.js.kv import KeyValue
 from boneyard.protocol import Identify, Spectate, encode
 from boneyard.protocol.codec import HotAct
 from boneyard.protocol.values import CommandId
+from boneyard.server.cluster.places import Places
 from boneyard.server.cluster.relay import (
     BODY,
     COMMAND,
@@ -106,8 +107,8 @@ class HomeSide:
         self.metrics: ClusterMetrics | None = None
         self.homed: dict[str, Session] = {}
         """This node's sessions at other nodes' tables, by player id."""
-        self._places: dict[str, dict[str, RemotePlace]] = {}
-        """Each homed player's remote places, by player id and table id."""
+        self._places = Places()
+        """Each homed player's remote places, by player id and table id (and by table)."""
         self._former: dict[str, set[str]] = {}
         """The nodes that owned one of a player's tables before it moved, by player id."""
         self._held: dict[str, list[tuple[Link, Any]]] = {}
@@ -190,15 +191,14 @@ class HomeSide:
             folds = session is not None and session.folds
             self.bus.send(inbox(place.owner), [CONTROL, player_id, table_id, what, seat, folds])
             if what == "abandon":  # the session leaves the table (its owner's places may never come)
-                self._places[player_id].pop(table_id, None)
+                self._places.pop(player_id, table_id)
                 session = self.homed.get(player_id)
                 if session is not None:
                     session.tables.pop(place, None)
                     self._release(session)
 
     def _place(self, player_id: str, table_id: str) -> RemotePlace | None:
-        places = self._places.get(player_id)
-        return None if places is None else places.get(table_id)
+        return self._places.get(player_id, table_id)
 
     def dropped(self, session: Session) -> None:
         """The session's connection closed (its seats, if any, wait for a resume)."""
@@ -212,7 +212,7 @@ class HomeSide:
         player_id = session.player_id
         if self.homed.get(player_id) is session:
             del self.homed[player_id]
-            self._places.pop(player_id, None)
+            self._places.pop_player(player_id)
             self._former.pop(player_id, None)
             self._held.pop(player_id, None)
 
@@ -255,14 +255,14 @@ class HomeSide:
         for old in [p for p in session.tables if isinstance(p, RemotePlace) and p.owner == owner]:
             if old.table_id not in places:
                 del session.tables[old]
-                self._places[player_id].pop(old.table_id, None)
+                self._places.pop(player_id, old.table_id)
         for table_id, seat in places.items():
             known = self._place(player_id, table_id)
             place = known or RemotePlace(table_id, owner, player_id, self._control)
             self._moved(player_id, place.owner, owner)
             place.owner = owner  # another node took the table over
             place.rehoming = False
-            self._places.setdefault(player_id, {})[table_id] = place
+            self._places.put(player_id, table_id, place)
             session.tables[place] = seat
         if session.tables:
             lobby.at_table(session)
@@ -273,8 +273,8 @@ class HomeSide:
         """Another node owns the table now (its owner died, or stopped): the players of this node who
         watch it watch on there (a takeover restores the seats from the journal, never the spectators)."""
         spectate = _frame(Spectate(type="spectate", table_id=table_id))  # no id: the snapshot replies to none
-        for player_id, places in self._places.items():
-            place = places.get(table_id)
+        for player_id in self._places.at(table_id):
+            place = self._places.get(player_id, table_id)
             session = self.homed.get(player_id)
             if (
                 place is None
@@ -292,7 +292,7 @@ class HomeSide:
 
     def forget_place(self, session: Session, table_id: str) -> None:
         """The session's remote place at ``table_id`` is gone (this node owns the table now)."""
-        place = self._places.get(session.player_id, {}).pop(table_id, None)
+        place = self._places.pop(session.player_id, table_id)
         if place is not None:
             session.tables.pop(place, None)
             self._moved(session.player_id, place.owner, self.name)
@@ -341,7 +341,7 @@ class HomeSide:
             if self._place(player_id, table_id) is not None:
                 continue
             place = RemotePlace(table_id, owner, player_id, self._control, rehoming=True)
-            self._places.setdefault(player_id, {})[table_id] = place
+            self._places.put(player_id, table_id, place)
             session.tables[place] = seat
         if session.tables:
             lobby.at_table(session)

@@ -13,6 +13,16 @@ not caught up yet can ask the bucket (:meth:`LobbyMirror.look_up`) and be sure o
 
 Each entry is ``[owner, status, table_info bytes, [player id or None per seat]]``: the player ids let
 a node that resumes a player whose home was another node name their seats in ``welcome``.
+
+Each table's writes are in order, different tables' at once: a table's first entry is written in its
+own line of the node's :class:`~boneyard.server.cluster.writes.Writes` (key ``entry <table id>``, not
+one line for all the node's new tables: at 1,000 tables on two nodes the ramp's entries queued behind
+one another and the other node answered ``no_such_table``); its later changes and its removal are
+compare-and-set on the revision this node wrote last, each table's at most one at a time, all the
+dirty tables' together. The compare-and-set is what keeps a table's order when its owner changes: a
+node that lost the table (cut off, frozen past its lease, stopping while its last change was on its
+way) can never write its stale entry over the new owner's; its write is refused and it lets the
+table go.
 """
 
 from __future__ import annotations
@@ -68,9 +78,16 @@ class LobbyMirror:
         self.lobby: Lobby | None = None
         self._listed: dict[str, RemoteTable] = {}
         """Other nodes' tables, by table id."""
+        self._seated: dict[str, dict[str, int]] = {}
+        """Where the listed tables seat each player: player id, then table id and seat (a resume's
+        look-up, once per player who resumes through this node: no scan over every table)."""
         self._dirty: set[str] = set()
         self._entered: set[str] = set()
         """This node's tables whose entry it wrote (or is writing) since it got them."""
+        self._revisions: dict[str, int] = {}
+        """This node's tables whose entry is written: the entry's revision, as this node wrote it last."""
+        self._behind: set[str] = set()
+        """Tables changed while their first entry was still on its way: written once it is."""
         self.on_moved: Callable[[str, str], None] | None = None
         """Told ``(table_id, new owner)`` when another node's table gets a new owner."""
         self._publishing: asyncio.Task[None] | None = None
@@ -128,7 +145,7 @@ class LobbyMirror:
         lobby = self.lobby
         assert lobby is not None
         if value is None:
-            if self._listed.pop(table_id, None) is not None:
+            if self._unlist(table_id) is not None:
                 lobby.pushes.note_remote(table_id, "removed")
             return
         owner, status, packed, *rest = msgpack.unpackb(value)  # rest: [players] (older entries: none)
@@ -136,10 +153,26 @@ class LobbyMirror:
         if before is not None and before.owner != owner and self.on_moved is not None:
             self.on_moved(table_id, owner)  # taken over (or handed over)
         if owner == self.name:
-            self._listed.pop(table_id, None)  # this node's own table (taken over?): the lobby knows it
+            self._unlist(table_id)  # this node's own table (taken over?): the lobby knows it
             return
-        self._listed[table_id] = RemoteTable(table_id, owner, status, packed, tuple(rest[0]) if rest else ())
+        self._unlist(table_id)
+        listed = self._listed[table_id] = RemoteTable(
+            table_id, owner, status, packed, tuple(rest[0]) if rest else ()
+        )
+        for seat, holder in enumerate(listed.players):
+            if holder is not None:
+                self._seated.setdefault(holder, {})[table_id] = seat
         lobby.pushes.note_remote(table_id, "updated")
+
+    def _unlist(self, table_id: str) -> RemoteTable | None:
+        listed = self._listed.pop(table_id, None)
+        holders = {h for h in listed.players if h is not None} if listed is not None else set()
+        for holder in holders:
+            seats = self._seated.get(holder, {})
+            seats.pop(table_id, None)
+            if not seats:
+                self._seated.pop(holder, None)
+        return listed
 
     def others(self) -> list[tuple[str, str]]:
         """Every other node's table, and its owner as the directory says."""
@@ -147,12 +180,8 @@ class LobbyMirror:
 
     def seats_of(self, player_id: str) -> list[tuple[RemoteTable, int]]:
         """The other nodes' tables where the directory says ``player_id`` sits, and the seat."""
-        return [
-            (listed, seat)
-            for listed in self._listed.values()
-            for seat, holder in enumerate(listed.players)
-            if holder == player_id
-        ]
+        seats = self._seated.get(player_id, {})
+        return [(self._listed[table_id], seat) for table_id, seat in seats.items()]
 
     def noted(self, table_id: str) -> None:
         """A table of this node changed (or went): into the directory soon; a table new here, ahead of
@@ -161,7 +190,7 @@ class LobbyMirror:
         table = lobby.tables.get(table_id) if lobby is not None else None
         if table is not None and table_id not in self._entered:
             self._entered.add(table_id)
-            self._writes.write(lambda: self._enter(table_id))
+            self._writes.write(lambda: self._enter(table_id), f"entry {table_id}")
             return
         self._dirty.add(table_id)
         if self._publishing is None:
@@ -178,16 +207,27 @@ class LobbyMirror:
         """The table is another node's now (this one lost it): its entry is the new owner's to write."""
         self._dirty.discard(table_id)
         self._entered.discard(table_id)
+        self._revisions.pop(table_id, None)
+        self._behind.discard(table_id)
 
     async def _enter(self, table_id: str) -> None:
         lobby = self.lobby
         table = lobby.tables.get(table_id) if lobby is not None else None
-        if table is None:
-            return  # gone already (its removal is noted)
+        if table is None:  # gone already: nothing of it was written, nothing to remove
+            self.forget(table_id)
+            return
         try:
-            await self.directory.put(table_id, self._entry(table))
+            revision = await self.directory.put(table_id, self._entry(table))
         except Exception as error:
             log.warning("table %s: cannot enter it in the directory: %s", table_id, error)
+            self._entered.discard(table_id)  # its next change tries again
+            return
+        if table_id not in self._entered:
+            return  # lost meanwhile
+        self._revisions[table_id] = revision
+        if table_id in self._behind:
+            self._behind.discard(table_id)
+            self.noted(table_id)
 
     def _entry(self, table: Table) -> bytes:
         players = [None if s.session is None else s.session.player_id for s in table.seats]
@@ -195,19 +235,43 @@ class LobbyMirror:
         return value
 
     async def _publish_directory(self) -> None:
-        lobby = self.lobby
-        assert lobby is not None
         while self._dirty:
             dirty, self._dirty = self._dirty, set()
-            for table_id in dirty:
-                if table_id not in self._entered:
-                    continue  # lost meanwhile: not this node's to write
-                table = lobby.tables.get(table_id)
-                try:
-                    if table is None:
-                        self._entered.discard(table_id)
-                        await self.directory.remove(table_id)
-                    else:
-                        await self.directory.put(table_id, self._entry(table))
-                except Exception as error:
-                    log.warning("table %s: cannot update the directory: %s", table_id, error)
+            await asyncio.gather(*(self._update(table_id) for table_id in dirty))
+
+    async def _update(self, table_id: str) -> None:
+        """The table's entry as it is now (or its removal), if no other node wrote it since."""
+        lobby = self.lobby
+        assert lobby is not None
+        if table_id not in self._entered:
+            return  # lost meanwhile: not this node's to write
+        last = self._revisions.get(table_id)
+        if last is None:
+            self._behind.add(table_id)  # its first entry is on its way: this change follows it
+            return
+        table = lobby.tables.get(table_id)
+        try:
+            if table is None:
+                self.forget(table_id)
+                if not await self.directory.remove(table_id, last):
+                    log.info("table %s: another node wrote its directory entry since", table_id)
+                return
+            revision = await self.directory.update(table_id, self._entry(table), last)
+            if revision is None:  # refused: another node's now, or this node's last answer was lost
+                revision = await self._rewrite(table_id, table)
+        except Exception as error:
+            log.warning("table %s: cannot update the directory: %s", table_id, error)
+            return
+        if revision is None:
+            self.forget(table_id)
+            log.warning("table %s: another node wrote its directory entry: it is that node's now", table_id)
+        elif table_id in self._revisions:
+            self._revisions[table_id] = revision
+
+    async def _rewrite(self, table_id: str, table: Table) -> int | None:
+        """After a refused update: write again if the entry still names this node (a write of this
+        node's whose answer never came); ``None`` if it names another."""
+        found = await self.directory.revision(table_id)
+        if found is None or msgpack.unpackb(found[0])[0] != self.name:
+            return None
+        return await self.directory.update(table_id, self._entry(table), found[1])

@@ -33,7 +33,7 @@ from boneyard.server.cluster.mirror import LobbyMirror
 from boneyard.server.cluster.owner import OwnerSide
 from boneyard.server.cluster.records import ClusterRecords
 from boneyard.server.cluster.relay import REHOME, Bus, RelaySession, inbox, outbox
-from boneyard.server.cluster.tablelog import JournalLog
+from boneyard.server.cluster.tablelog import TOKENS_BUCKET, JournalLog
 from boneyard.server.cluster.takeover import Ownership
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.session import Session
@@ -47,7 +47,6 @@ log = logging.getLogger("boneyard.cluster")
 
 TABLES_BUCKET = "boneyard-tables"
 RECORDS_BUCKET = "boneyard-records"
-TOKENS_BUCKET = "boneyard-tokens"
 
 
 async def _nats_error(error: Exception) -> None:
@@ -83,6 +82,7 @@ class ClusterNode:
         tokens: KeyValue,
         ttl: float,
         owners: Directory,
+        markers: float = 300.0,
     ) -> None:
         self.name = name
         self.nc = nc
@@ -119,17 +119,23 @@ class ClusterNode:
         self.lobby: Lobby | None = None
         self.metrics: ClusterMetrics | None = None
         self._subscriptions: list[Any] = []
+        self._markers = markers
+        self._sweeping: asyncio.Task[None] | None = None
 
     @classmethod
-    async def connect(cls, url: str, name: str, *, records_in_memory: int, ttl: float) -> ClusterNode:
+    async def connect(
+        cls, url: str, name: str, *, records_in_memory: int, ttl: float, markers: float = 300.0
+    ) -> ClusterNode:
         """Join the cluster at ``url`` (raises what ``nats.connect`` raises when it cannot); ``ttl``: how
-        long a table's lease outlives its owner's last renewal."""
+        long a table's lease outlives its owner's last renewal; ``markers``: how old a removed key's
+        delete marker gets before it is purged."""
         nc = await nats.connect(
             [server.strip() for server in url.split(",")],  # a NATS cluster: any of its servers
             name=f"boneyard {name}",
             connect_timeout=5,
             max_reconnect_attempts=1,  # at start: fail with one line rather than retry for ever
             reconnect_time_wait=0.5,
+            drain_timeout=5,  # a stop waits this long at most for what is still queued
             error_cb=_nats_error,
             disconnected_cb=_disconnected,
             reconnected_cb=_reconnected,
@@ -144,7 +150,7 @@ class ClusterNode:
         leases = await LeaseBook.open(js, name, ttl=ttl)
         owners = await Directory.open(js, OWNERS_BUCKET)
         stored = ClusterRecords(records, writes, records_in_memory)
-        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners)
+        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners, markers)
 
     async def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
@@ -160,6 +166,18 @@ class ClusterNode:
             await self.nc.subscribe(REHOME, cb=self.owner.on_rehome),
         ]
         await self.ownership.start()
+        self._sweeping = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        """The delete markers of removed tables, purged once old (else one would stay in each bucket
+        for every table that ever ended)."""
+        while True:
+            await asyncio.sleep(self._markers)
+            for bucket in (self.directory, self.owners):
+                try:
+                    await bucket.sweep(self._markers)
+                except Exception as error:
+                    log.warning("cannot purge old delete markers: %s", error)
 
     @property
     def connected(self) -> bool:
@@ -168,6 +186,8 @@ class ClusterNode:
     async def close(self) -> None:
         """Leave the cluster: this node's tables are handed over (the lobby is stopped: no timer runs);
         queued messages go first."""
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         await self.ownership.stop()
         self.owner.close()
         await self.mirror.flush()

@@ -30,7 +30,7 @@ class ClusterRecords:
         async def write() -> None:
             await self._bucket.put(record_id, data)
 
-        self._writes.write(write, RECORDS)
+        self._writes.write(write, f"record {record_id}", group=RECORDS)
 
     def get(self, record_id: str) -> GameRecord | None:
         return self.local.get(record_id)

@@ -45,6 +45,8 @@ from boneyard.server.wire import action_json
 
 log = logging.getLogger("boneyard.cluster")
 
+TOKENS_BUCKET = "boneyard-tokens"
+
 
 class Observe(Protocol):
     def observe(self, amount: float) -> None: ...
@@ -162,7 +164,8 @@ class JournalLog:
 
     def session_gone(self, token: str) -> None:
         async def delete() -> None:
-            await self._tokens.delete(token)
+            # Purged, not deleted: nobody watches the tokens, and a delete marker would stay for ever.
+            await self._js.purge_stream(f"KV_{TOKENS_BUCKET}", subject=f"$KV.{TOKENS_BUCKET}.{token}")
 
         self._writes.write(delete, f"token {token}")
 

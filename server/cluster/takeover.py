@@ -61,6 +61,9 @@ HANDOVER = "boneyard.handover"
 TAKEOVERS_AT_ONCE = 16
 """Takeovers a node runs at once."""
 
+HANDOVER_SECONDS = 5.0
+"""How long a stopping node waits for its last writes before it hands its tables over anyway."""
+
 
 class Node(Protocol):
     """What ownership needs of its node (``boneyard.server.cluster.node.ClusterNode``)."""
@@ -303,23 +306,44 @@ class Ownership:
                 if home != relay.home:
                     self.node.rehome(relay.player_id, home)
 
-    async def hand_over(self) -> None:
-        """A graceful stop: every table's last appends acknowledged, its lease released, the others told."""
+    async def hand_over(self, seconds: float = HANDOVER_SECONDS) -> None:
+        """A graceful stop: every table's last appends acknowledged, its lease released, the others told.
+
+        Bounded: a write that never comes back (NATS gone, a lost reply) cannot keep the node from
+        stopping. What it did not wait for is safe: no frame told of it, and a taker either replays it
+        or fences it (its claim comes first). The leases are released all at once (one after another,
+        a node's hundreds of tables took seconds)."""
         node = self.node
-        await node.writes.committed()
-        handed = []
-        for table_id, lease in list(node.tablelog.held.items()):
+        try:
+            await asyncio.wait_for(node.writes.committed(), seconds)
+        except TimeoutError:
+            log.warning(
+                "stopping: writes still unacknowledged after %g s; handing the tables over anyway", seconds
+            )
+        held = list(node.tablelog.held.items())
+        for table_id, _ in held:
             node.tablelog.forget(table_id)
+
+        async def release(table_id: str, lease: Lease) -> str | None:
             try:
                 await node.tablelog.leases.release(lease)
             except Exception as error:
                 log.warning("table %s: cannot release its lease: %s", table_id, error)
-                continue
-            handed.append(table_id)
+                return None
+            return table_id
+
+        try:
+            released = await asyncio.wait_for(asyncio.gather(*(release(*h) for h in held)), seconds)
+        except TimeoutError:
+            log.warning(
+                "stopping: the leases not released after %g s are taken over when they expire", seconds
+            )
+            return
+        handed = [table_id for table_id in released if table_id is not None]
         if handed:
             with contextlib.suppress(Exception):
                 await node.nc.publish(HANDOVER, msgpack.packb(handed))
-                await node.nc.flush()
+                await asyncio.wait_for(node.nc.flush(), seconds)
             log.info("handed %d tables over", len(handed))
 
 

@@ -10,8 +10,11 @@ order they were made (a table's appends must: each names the entry it follows, t
 different keys at once, so that a node's hundreds of tables do not wait in one line for one
 another's acknowledgements (at 1,000 human tables on two nodes the single line was the latency).
 "Everything made before this is written" stays a counter: the number of writes done without a gap.
-A write may also wait for another key's writes made before it (``after``: a journal compacted or
-purged waits for the records: what it drops is then stored elsewhere). Not for every write before it:
+A write may also wait for another key's writes made before it, or a group's (``after``: a journal
+compacted or purged waits for the finished records, group :data:`RECORDS`: what it drops is then
+stored elsewhere). Each record is a key of its own in that group, so records are written at once,
+not one after another (a frame waits for every write made before it, so a line of records made the
+node's frames wait for the slowest record write of all those queued). Not for every write before it:
 at a game start on each of hundreds of tables, such barriers lined the whole node's frames up behind
 one another (found by bench_cluster_load at 1,000 tables, p50 135 ms on one node).
 A write that fails is logged by whoever made it; the others go on.
@@ -27,7 +30,7 @@ from collections.abc import Awaitable, Callable
 log = logging.getLogger("boneyard.cluster")
 
 RECORDS = "records"
-"""The key of the finished records' writes (a journal compacted or purged waits for them)."""
+"""The group of the finished records' writes (a journal compacted or purged waits for them)."""
 
 Write = Callable[[], Awaitable[bool | None]]
 """A write; it returns ``False`` when JetStream refused it (the fence): see :meth:`Writes.write`."""
@@ -39,8 +42,11 @@ class Writes:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._lines: dict[str, deque[tuple[int, Write, int]]] = {}
-        """The writes still to run, per key: ``(number, write, the write it waits for first or 0)``."""
+        self._lines: dict[str, deque[tuple[int, Write, tuple[int, ...]]]] = {}
+        """The writes still to run, per key: ``(number, write, the writes it waits for first)``."""
+        self._groups: dict[str, set[int]] = {}
+        """The writes of each group not yet done, by group."""
+        self._group_of: dict[int, str] = {}
         self._last: dict[str, int] = {}
         """The number of the last write made with each key still running or queued."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -62,16 +68,23 @@ class Writes:
         self._following: dict[int, list[asyncio.Future[bool]]] = {}
         """Futures of writes waiting for one write to be done, by its number."""
 
-    def write(self, write: Write, key: str = "", *, after: str | None = None) -> None:
+    def write(
+        self, write: Write, key: str = "", *, after: str | None = None, group: str | None = None
+    ) -> None:
         """Queue ``write`` (a coroutine function): awaited after every write of ``key`` queued before it
-        (and of the key ``after``, if given).
+        (and of the key or group ``after``, if given); ``group``: a group it belongs to.
 
         A write that returns ``False`` was refused (another node owns the table now): whatever waited
         since before the last :meth:`cut` is dropped, never sent (nobody may hear of what was refused),
         and ``on_refused`` called.
         """
         self._issued += 1
-        first = self._last.get(after, 0) if after is not None else 0
+        first: tuple[int, ...] = ()
+        if after is not None:
+            first = (*self._groups.get(after, ()), *((self._last[after],) if after in self._last else ()))
+        if group is not None:
+            self._groups.setdefault(group, set()).add(self._issued)
+            self._group_of[self._issued] = group
         self._last[key] = self._issued
         line = self._lines.get(key)
         if line is None:
@@ -81,12 +94,13 @@ class Writes:
             task.add_done_callback(self._tasks.discard)
         line.append((self._issued, write, first))
 
-    async def _work(self, key: str, line: deque[tuple[int, Write, int]]) -> None:
+    async def _work(self, key: str, line: deque[tuple[int, Write, tuple[int, ...]]]) -> None:
         try:
             while line:
                 number, write, first = line[0]
-                if first and not self._is_done(first):
-                    await self._until_done(first)
+                for before in first:
+                    if not self._is_done(before):
+                        await self._until_done(before)
                 refused = False
                 try:
                     refused = await write() is False
@@ -102,6 +116,12 @@ class Writes:
     def _finish(self, number: int, refused: bool) -> None:
         if refused:  # before what waited for it may go
             self._refuse()
+        group = self._group_of.pop(number, None)
+        if group is not None:
+            pending = self._groups[group]
+            pending.discard(number)
+            if not pending:
+                del self._groups[group]
         self._finished.add(number)
         while self._done + 1 in self._finished:
             self._done += 1

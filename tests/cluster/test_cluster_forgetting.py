@@ -52,12 +52,12 @@ async def test_a_node_forgets_the_remote_players_who_are_gone(nats_server: NatsS
                 assert (await visitor.request(type="join", table_id=table_id, seat=1)).type == "seated"
                 if n % 3 == 1:
                     assert (await visitor.request(type="leave", table_id=table_id)).type == "ok"
-                    await _until(lambda v=visitor: not homes._places.get(_player_id(v)), "left")
+                    await _until(lambda v=visitor: not homes._places.of(_player_id(v)), "left")
             await visitor.close()
             if n % 3 == 2:  # the seat is given up once the session expires: then the next one may take it
                 await _until(lambda: _seat_free(owner, table_id), "expired")
         await _until(lambda: not homes.homed and not relays.relays, "every visitor forgotten")
-        assert homes._places == {} and homes._former == {} and homes._held == {}
+        assert not homes._places and homes._former == {} and homes._held == {}
         assert home.lobby is not None and not home.lobby.by_token
         await creator.close()
 

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import msgpack
+import pytest
 from clusterkit import Player
 
 from boneyard.server.app import BoneyardServer
 from boneyard.server.cluster.journal import TableJournal
+from boneyard.server.cluster.node import ClusterNode
 from boneyard.server.cluster.relay import BODY, PLACES, Bus, RelaySession, outbox
 from boneyard.server.cluster.tablelog import fold
 from boneyard.server.cluster.writes import RECORDS, Writes
@@ -52,13 +55,8 @@ async def test_writes_run_in_order_and_what_waits_goes_after_them() -> None:
     assert done[-1] == "at once"
 
 
-async def test_writes_of_different_keys_run_at_once_and_a_purge_waits_for_the_records_only() -> None:
-    """A node's appends in one line waited for one another's acknowledgements at hundreds of tables:
-    only a key's writes are in order; what waits for the writes waits for every one made before it; a
-    journal compacted or purged waits for the records made before it, and nothing else."""
-    writes = Writes(asyncio.get_running_loop())
-    gates = {name: asyncio.Event() for name in ("t1 a", "t2 a", "record")}
-    log: list[str] = []
+def gated(gates: dict[str, asyncio.Event], log: list[str]) -> Callable[[str], Callable[[], Awaitable[bool]]]:
+    """Writes named ``name`` that log when they start and end, held until their gate (if any) is set."""
 
     def write(name: str) -> Callable[[], Awaitable[bool]]:
         async def run() -> bool:
@@ -69,6 +67,19 @@ async def test_writes_of_different_keys_run_at_once_and_a_purge_waits_for_the_re
             return True
 
         return run
+
+    return write
+
+
+async def test_writes_of_different_keys_run_at_once_and_a_purge_waits_for_the_records_only() -> None:
+    """A node's appends in one line waited for one another's acknowledgements at hundreds of tables:
+    only a key's writes are in order; what waits for the writes waits for every one made before it; a
+    journal compacted or purged waits for the records made before it, and nothing else."""
+    writes = Writes(asyncio.get_running_loop())
+    gates = {name: asyncio.Event() for name in ("t1 a", "t2 a", "record")}
+    log: list[str] = []
+
+    write = gated(gates, log)
 
     writes.write(write("t1 a"), "t1")
     writes.write(write("t1 b"), "t1")
@@ -85,6 +96,32 @@ async def test_writes_of_different_keys_run_at_once_and_a_purge_waits_for_the_re
     gates["t1 a"].set()
     assert await writes.settled()
     assert log[6:] == ["t2 a done", "t1 a done", "t1 b starts", "t1 b done", "frames"], "frames after all"
+
+
+async def test_records_are_written_at_once_and_a_compaction_waits_for_those_made_before_it() -> None:
+    """Records in one line made every frame of the node wait for the slowest record queued: each is a
+    key of its own now, in the group a compaction waits for (those made before it, not after)."""
+    writes = Writes(asyncio.get_running_loop())
+    gates = {name: asyncio.Event() for name in ("r1", "r2", "r3")}
+    log: list[str] = []
+
+    write = gated(gates, log)
+
+    writes.write(write("r1"), "record r1", group=RECORDS)
+    writes.write(write("r2"), "record r2", group=RECORDS)
+    writes.write(write("t1 rollup"), "t1", after=RECORDS)
+    writes.write(write("r3"), "record r3", group=RECORDS)
+    await asyncio.sleep(0.01)
+    assert log == ["r1 starts", "r2 starts", "r3 starts"], "the records at once, the rollup waits"
+    gates["r2"].set()
+    await asyncio.sleep(0.01)
+    assert "t1 rollup starts" not in log, "r1 is not stored yet"
+    gates["r1"].set()
+    await asyncio.sleep(0.01)
+    assert log[-2:] == ["t1 rollup starts", "t1 rollup done"], "not for r3, made after it"
+    gates["r3"].set()
+    assert await writes.settled()
+    assert log[-1] == "r3 done"
 
 
 async def test_a_refused_write_drops_what_waited_for_it_but_not_what_came_after_the_cut() -> None:
@@ -270,3 +307,30 @@ def _inner_kinds(data: bytes) -> list[str]:
     """The kinds of the entries one journal append holds (a batch holds several)."""
     entry = msgpack.unpackb(data)
     return [msgpack.unpackb(inner)[0] for inner in entry[1]] if entry[0] == "batch" else [entry[0]]
+
+
+async def test_a_stopping_node_hands_over_even_when_a_write_never_comes_back(
+    nats_server: NatsServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``Node.stop`` once took 15 s under load: the hand-over waited for every write without a bound
+    (and released the leases one after another). A write that never returns must not hold it."""
+    node = await ClusterNode.connect(nats_server.url, "n1", records_in_memory=10, ttl=3.0)
+    try:
+        await node.tablelog.leases.join()
+        lease = await node.tablelog.leases.place("t1")
+        assert lease is not None
+        node.tablelog.held["t1"] = lease
+        never = asyncio.Event()
+
+        async def stuck() -> bool:
+            await never.wait()
+            return True
+
+        node.writes.write(stuck, "t1")
+        with caplog.at_level(logging.WARNING, logger="boneyard.cluster"):
+            await asyncio.wait_for(node.ownership.hand_over(seconds=0.2), 5)
+        assert "handing the tables over anyway" in caplog.text
+        assert await node.tablelog.leases.holder("t1") is None, "its lease released all the same"
+        never.set()
+    finally:
+        await node.nc.close()
