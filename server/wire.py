@@ -23,7 +23,17 @@ from typing import Any
 import msgpack
 from pydantic import BaseModel, TypeAdapter
 
-from boneyard.protocol import ENGINE_EVENTS, Action, Error, ErrorCode, View, event_from_engine
+from boneyard.protocol import (
+    ENGINE_EVENTS,
+    Action,
+    Error,
+    ErrorCode,
+    View,
+    decode_server_message,
+    encode,
+    event_from_engine,
+    unfolded,
+)
 from boneyard.protocol.values import CommandId
 from boneyard.server.games.registry import GAMES, GameSpec
 
@@ -171,6 +181,28 @@ def with_fields(body: bytes, fields: bytes, count: int) -> bytes:
     if not 0x80 <= head + count <= 0x8F:
         raise ValueError("a body with fields added stays a map of under 16 fields")
     return b"".join((bytes((head + count,)), memoryview(body)[1:], fields))
+
+
+def plain_bodies(body: bytes) -> list[bytes]:
+    """Feature ``turn_in_event`` undone: what a connection without it gets for ``body``. An event
+    carrying a turn (and a reply) is the event, the ``turn`` and the ``ok``; any other body is itself.
+    (A cluster node needs it when a relayed body was folded for a connection its player has since
+    replaced with a plain one.)
+
+    >>> from boneyard.server.games.events import Passed
+    >>> from boneyard.server.games.moon import Pass
+    >>> event = EventEncoder("moon", "t1").body(Passed(seat=0))
+    >>> folded = with_fields(event, turn_field(1, None, [Pass()]) + reply_field(4), 2)
+    >>> plain_bodies(folded) == [event, turn_body(turn_head("t1"), 1, None, [Pass()]), ok_body(4)]
+    True
+    >>> plain_bodies(event) == [event]
+    True
+    """
+    parts = unfolded(decode_server_message(stamp(body, 1)))
+    if len(parts) == 1:
+        return [body]
+    frames = [encode(part) for part in parts]  # each with the carrier's seq, 1: one byte to cut out
+    return [frame[: _seq_at(frame)] + frame[_seq_at(frame) + 1 :] for frame in frames]
 
 
 # --- actions ---------------------------------------------------------------------------------

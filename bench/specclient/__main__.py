@@ -39,7 +39,7 @@ OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
 """Every option set PROTOCOL.md describes (MoonOptions, StraightOptions)."""
 
 FAILURES: tuple[str, ...] = ("schema", "ordering", "leak", "undocumented code", "wrong code", "refused")
-FAILURES += ("resume", "fairness", "stalled", "closed", "crashed")
+FAILURES += ("resume", "fairness", "shape", "stalled", "closed", "crashed")
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,8 @@ class Table:
         self.sessions: list[Session] = []
 
     def session(self, name: str) -> Session:
-        session = Session(self.url, name, self.schema, self.findings, random.Random(self.rng.random()))
+        rng = random.Random(self.rng.random())
+        session = Session(self.url, name, self.schema, self.findings, rng, self.args.fold)
         self.sessions.append(session)
         return session
 
@@ -326,6 +327,7 @@ def report(findings: Findings, seconds: float) -> int:
     print(f"games finished      {counts.get('games finished', 0)}  ({seconds:.0f} s)")
     print(f"frames checked      {counts.get('frames', 0)}")
     print(f"drops and resumes   {counts.get('drops and resumes', 0)}")
+    print(f"turns in events     {counts.get('turns inside events', 0)} (feature turn_in_event)")
     right = counts.get("wrong commands answered right", 0)
     print(f"wrong commands      {right} answered with the documented code")
     for kind in FAILURES:
@@ -348,6 +350,9 @@ def main() -> int:
     parser.add_argument("--wrong", type=float, default=0.03, help="chance of a wrong command before a move")
     parser.add_argument(
         "--drop", type=float, default=0.01, help="chance of dropping the connection at a turn"
+    )
+    parser.add_argument(
+        "--fold", type=float, default=0.5, help="chance that a connection accepts turn_in_event"
     )
     parser.add_argument("--moon-target", type=int, default=11)
     parser.add_argument("--straight-target", type=int, default=61)

@@ -78,9 +78,21 @@ class Session:
     """One player's (or spectator's) session across its connections."""
 
     def __init__(
-        self, url: str, name: str, schema: SchemaChecker, findings: Findings, rng: random.Random
+        self,
+        url: str,
+        name: str,
+        schema: SchemaChecker,
+        findings: Findings,
+        rng: random.Random,
+        fold: float = 0.0,
     ) -> None:
         self.url, self.name, self.schema, self.findings, self.rng = url, name, schema, findings, rng
+        self.fold = fold
+        """The chance that a connection accepts feature `turn_in_event` (each decides afresh)."""
+        self.folds = False
+        """This connection accepted it: a `turn` (and an `ok`) may ride inside an event (section 5)."""
+        self.unfolded: deque[Message] = deque()
+        """The messages a folded event stands for, after the event itself, not yet returned."""
         self.frames: list[Received] = []
         self.pending: deque[Pending] = deque()
         self.null_errors: deque[str] = deque()
@@ -101,12 +113,16 @@ class Session:
         """Open a connection, identify (resuming the session if asked) and return `welcome`."""
         self.ws = await websockets.connect(self.url, subprotocols=["boneyard.v1"], max_size=1 << 20)  # type: ignore[list-item]
         self.connection += 1
+        self.unfolded.clear()  # what the old connection's last event stood for went with it
         last_seq, self.seq = self.seq, 0
         hello = await self.recv()
         self.interval = 1 / hello.get("limits", {}).get("commands_per_second", 10)
         if hello["type"] != "hello":
             self.findings.add("ordering", f"{self.name}: first message is {hello['type']}, not hello")
         identify: dict[str, Any] = {"type": "identify", "name": self.name}
+        self.folds = "turn_in_event" in hello.get("features", ()) and self.rng.random() < self.fold
+        if self.folds:
+            identify["accept"] = ["turn_in_event"]
         if resume:
             identify["resume"] = {"token": self.token, "last_seq": last_seq}
         # identify is answered before the replay of the old connection's replies: not queued behind them.
@@ -118,6 +134,8 @@ class Session:
             welcome = await self.recv()
             if welcome["type"] == "welcome":
                 break
+        if welcome.get("accepted", []) != identify.get("accept", []):
+            self.findings.add("shape", f"{self.name}: welcome.accepted {welcome.get('accepted')}")
         if resume:
             if not welcome["resumed"]:
                 self.findings.add("resume", f"{self.name}: welcome.resumed is false after a resume")
@@ -156,7 +174,10 @@ class Session:
         await self.ws.send(frame)
 
     async def recv(self) -> Message:
-        """The next message, checked against the schema and the ordering rules."""
+        """The next message, checked against the schema and the ordering rules; an event carrying a turn
+        stands for the event, then the turn, then the ok (section 5), each returned in turn."""
+        if self.unfolded:
+            return self.unfolded.popleft()
         assert self.ws is not None
         try:
             frame = await self.ws.recv()
@@ -178,9 +199,32 @@ class Session:
         if message.get("seq") != self.seq:
             self.findings.add("ordering", f"{self.name}: seq {message.get('seq')} where {self.seq} was due")
             self.seq = message.get("seq", self.seq)
-        self.frames.append(Received(message, self.check_reply(message)))
+        parts = self.unfold(message)
+        for part in parts:
+            self.frames.append(Received(part, self.check_reply(part)))
+        self.unfolded.extend(parts[1:])
         self.last_frame = time.monotonic()
-        return message
+        return parts[0]
+
+    def unfold(self, message: Message) -> list[Message]:
+        """Section 5, "Turns inside events": an `event` with `turn` is the event, then that `turn`
+        (with the event's `seq`), then, with `reply_to`, the `ok` of our `act`. Only on a connection
+        that accepted the feature, and `reply_to` only together with `turn`."""
+        turn, reply_to = message.get("turn"), message.get("reply_to")
+        if message.get("type") != "event" or (turn is None and reply_to is None):
+            return [message]
+        where = f"{self.name} event seq {message.get('seq')}"
+        if not self.folds:
+            self.findings.add("shape", f"{where}: turn or reply_to on a connection without turn_in_event")
+        if turn is None:
+            self.findings.add("shape", f"{where}: reply_to without turn")
+        self.findings.count("turns inside events")
+        parts = [{k: v for k, v in message.items() if k not in ("turn", "reply_to")}]
+        if turn is not None:
+            parts.append({"type": "turn", "seq": message["seq"], "table_id": message["table_id"], **turn})
+        if reply_to is not None:
+            parts.append({"type": "ok", "seq": message["seq"], "reply_to": reply_to})
+        return parts
 
     def check_reply(self, message: Message) -> frozenset[Tile]:
         """Check a reply's place in command order; the tiles its command named."""

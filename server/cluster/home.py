@@ -38,7 +38,7 @@ from boneyard.server.cluster.tablelog import JournalLog
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.session import Session
 from boneyard.server.storage.stored import StoredSession
-from boneyard.server.wire import error_body
+from boneyard.server.wire import error_body, plain_bodies
 
 if TYPE_CHECKING:
     from boneyard.server.commands import Commands, Link
@@ -157,7 +157,8 @@ class HomeSide:
             token = self.lobby.token_for(session)  # the home holds the token: the player resumes here
         self.homed[session.player_id] = session
         self.bus.send(
-            inbox(owner), [COMMAND, session.player_id, session.name, self.name, token, _frame(command)]
+            inbox(owner),
+            [COMMAND, session.player_id, session.name, self.name, token, _frame(command), session.folds],
         )
         if self.metrics is not None:
             self.metrics.routed.inc()
@@ -185,7 +186,9 @@ class HomeSide:
     def _control(self, player_id: str, table_id: str, what: str, seat: int | None) -> None:
         place = self._place(player_id, table_id)
         if place is not None:
-            self.bus.send(inbox(place.owner), [CONTROL, player_id, table_id, what, seat])
+            session = self.homed.get(player_id)
+            folds = session is not None and session.folds
+            self.bus.send(inbox(place.owner), [CONTROL, player_id, table_id, what, seat, folds])
             if what == "abandon":  # the session leaves the table (its owner's places may never come)
                 self._places[player_id].pop(table_id, None)
                 session = self.homed.get(player_id)
@@ -223,7 +226,11 @@ class HomeSide:
             if self._stale(session, sender):
                 continue  # from a node the table moved away from (it was cut off): not the game any more
             if item[0] == BODY:
-                session.deliver(item[2])
+                if item[3] and not session.folds:  # folded on its way to a connection since replaced
+                    for body in plain_bodies(item[2]):
+                        session.deliver(body)
+                else:
+                    session.deliver(item[2])
             elif item[0] == PLACES:
                 self._set_places(session, item[2], item[3])
             self._release(session)
@@ -279,7 +286,8 @@ class HomeSide:
             self._moved(player_id, place.owner, owner)
             place.owner = owner
             self.bus.send(
-                inbox(owner), [COMMAND, player_id, session.name, self.name, session.token, spectate]
+                inbox(owner),
+                [COMMAND, player_id, session.name, self.name, session.token, spectate, session.folds],
             )
 
     def forget_place(self, session: Session, table_id: str) -> None:

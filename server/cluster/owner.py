@@ -79,12 +79,13 @@ class OwnerSide:
         return relay
 
     def _command(self, item: Item) -> None:
-        _, player_id, name, home, token, frame = item
+        _, player_id, name, home, token, frame, folds = item
         commands = self.commands
         assert commands is not None and self.lobby is not None
         if self.lobby.stopping:
             return  # handing its tables over: the next owner gives the player their turn again
         relay = self.relay(player_id, name, home)
+        relay.folds = folds  # the player's connection's shape, from the command on
         if token is not None:
             relay.token = token
         try:
@@ -96,13 +97,14 @@ class OwnerSide:
         self.settle(relay)
 
     def _control_in(self, item: Item) -> None:
-        _, player_id, table_id, what, seat = item
+        _, player_id, table_id, what, seat, folds = item
         relay = self.relays.get(player_id)
         lobby = self.lobby
         assert lobby is not None
         table: Table | None = lobby.tables.get(table_id)
         if relay is None or table is None:
             return
+        relay.folds = folds  # the player's connection's shape (a resume may have changed it)
         if what == "snapshot":
             relay.deliver(table.snapshot_body(seat))
         elif what == "abandon":

@@ -15,11 +15,17 @@ drop) through a :class:`RemotePlace` per remote table.
 
 Messages are msgpack lists, batched per destination node and loop step (``[sender node, items]``):
 
-- to the owner, subject ``boneyard.node.<owner>.in``: ``[COMMAND, player_id, name, home, token, frame]``
-  (``frame``: the command as the client sent it, re-encoded) or ``[CONTROL, player_id, table_id, what,
-  seat]`` (``what``: ``connected``, ``disconnected``, ``away``, ``abandon``, ``snapshot``);
-- to the home, subject ``boneyard.node.<home>.out``: ``[BODY, player_id, body]`` or
+- to the owner, subject ``boneyard.node.<owner>.in``: ``[COMMAND, player_id, name, home, token, frame,
+  folds]`` (``frame``: the command as the client sent it, re-encoded) or ``[CONTROL, player_id, table_id,
+  what, seat, folds]`` (``what``: ``connected``, ``disconnected``, ``away``, ``abandon``, ``snapshot``);
+- to the home, subject ``boneyard.node.<home>.out``: ``[BODY, player_id, body, folds]`` or
   ``[PLACES, player_id, owner, {table_id: seat or None}]``.
+
+``folds``: whether the player's connection accepted feature ``turn_in_event``. Every command and
+control carries the home session's flag, and the relay session takes it (its table folds turns into
+events for it, or not); each body says whether it was made folded, so a home whose player has since
+resumed on a plain connection unfolds what was already on its way
+(:func:`~boneyard.server.wire.plain_bodies`).
 """
 
 from __future__ import annotations
@@ -145,7 +151,7 @@ class RelaySession(Session):
     def deliver(self, body: bytes) -> None:
         self.seq += 1
         self.sync_places()
-        self._bus.send(outbox(self.home), [BODY, self.player_id, body])
+        self._bus.send(outbox(self.home), [BODY, self.player_id, body, self.folds])
 
     def sync_places(self) -> bool:
         """Tell the home node the tables this player is at, if they changed; whether any is left."""

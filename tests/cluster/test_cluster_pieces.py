@@ -146,8 +146,8 @@ async def test_a_relay_session_sends_its_places_first_then_unstamped_bodies_in_o
                 "owner",
                 [
                     [PLACES, "p1-x", "owner", {"t1-x": 2}],
-                    [BODY, "p1-x", bodies[0]],
-                    [BODY, "p1-x", bodies[1]],
+                    [BODY, "p1-x", bodies[0], False],
+                    [BODY, "p1-x", bodies[1], False],
                 ],
             ],
         )
