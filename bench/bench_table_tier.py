@@ -1,8 +1,9 @@
 """CPU per ``act`` in the table tier alone: commands decoded and handed to ``Commands``, no sockets.
 
-    python bench/bench_table_tier.py --actions 20000 [--pause] [--plain] [--profile]
+    python bench/bench_table_tier.py --actions 20000 [--pause] [--plain] [--target N] [--profile]
 
-Three players at a Moon table (target 1000, untimed, rematches as games end) act in turn, each command
+Three players at a Moon table (target 1000, untimed, rematches as games end; ``--target 21``: Moon's
+default, as in ``loadgen.py``, so that each game's end, its record, weighs as there) act in turn, each command
 packed with msgpack, decoded by ``boneyard.protocol.codec.decode_hot`` (as the server does) and handed
 over as a connection would; frames are counted, not decoded. Prints the CPU time
 (``time.process_time``) per action and the frames per action; ``--profile``: the top of a cProfile run.
@@ -66,6 +67,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--pause", action="store_true", help="pause between hands; every player says ready")
     parser.add_argument("--plain", action="store_true", help="the players do not accept turn_in_event")
+    parser.add_argument("--target", type=int, default=1000, help="Moon's target score (21: loadgen's games)")
     args = parser.parse_args()
     settings = Settings(
         durable=False,
@@ -85,7 +87,7 @@ def main() -> None:
     for i, link in enumerate(links):
         accept = [] if args.plain else ["turn_in_event"]
         send(link, {"type": "identify", "id": 1, "name": f"p{i}", "accept": accept})
-    create = {"type": "create_table", "id": 2, "game": "moon", "options": {"target": 1000}, "seat": 0}
+    create = {"type": "create_table", "id": 2, "game": "moon", "options": {"target": args.target}, "seat": 0}
     send(links[0], {**create, "bots": [], "turn_seconds": None})
     table_id = next(iter(lobby.tables))
     table: Table = lobby.tables[table_id]

@@ -21,6 +21,9 @@ class ProcStats:
     """VmRSS: resident memory now."""
     hwm_kib: int
     """VmHWM: the peak resident memory so far."""
+    system_seconds: float = 0.0
+    """The stime part of ``cpu_seconds``: in the kernel (system calls: loopback sends run the
+    receiver's TCP path in the sender's call)."""
 
 
 def read(pid: int) -> ProcStats:
@@ -29,7 +32,8 @@ def read(pid: int) -> ProcStats:
         # The command name (field 2) may hold spaces: split after its closing parenthesis.
         fields = file.read().rpartition(")")[2].split()
     # After ")": state is index 0, so utime (field 14) is index 11 and stime (field 15) index 12.
-    cpu = (int(fields[11]) + int(fields[12])) / TICKS
+    system = int(fields[12]) / TICKS
+    cpu = int(fields[11]) / TICKS + system
     rss = hwm = 0
     with open(f"/proc/{pid}/status", encoding="ascii") as file:
         for line in file:
@@ -37,7 +41,7 @@ def read(pid: int) -> ProcStats:
                 rss = int(line.split()[1])
             elif line.startswith("VmHWM:"):
                 hwm = int(line.split()[1])
-    return ProcStats(cpu, rss, hwm)
+    return ProcStats(cpu, rss, hwm, system)
 
 
 def cpu_percent(before: ProcStats, after: ProcStats, seconds: float) -> float:

@@ -51,6 +51,10 @@ class Ends:
     seats: tuple[tuple[int, int] | None, ...]
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+# One encoder for every action's ends: ``json.dumps`` with separators builds a new one per call.
+
+
 def ends_json(reply_to: CommandId | None, ends: SeatEnds) -> str:
     """An action's ends as stored.
 
@@ -59,7 +63,7 @@ def ends_json(reply_to: CommandId | None, ends: SeatEnds) -> str:
     >>> parsed_ends(ends_json(7, [(12345, 40), None]))
     Ends(reply_to=7, seats=((12345, 40), None))
     """
-    return json.dumps([reply_to, list(ends)], separators=(",", ":"))
+    return _COMPACT([reply_to, list(ends)])
 
 
 def parsed_ends(text: str | None) -> Ends | None:
