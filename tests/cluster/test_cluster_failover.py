@@ -52,7 +52,8 @@ async def test_killing_the_owner_mid_hand_loses_no_game_and_no_action(
     async with cluster(nats_server.url, 3, LEASE) as (a, b, owner):
         tables = await asyncio.gather(
             seated_table(owner, [a, b], "moon", {"target": 14}, "m"),
-            seated_table(owner, [b, a], "straight", {"players": 3, "target": 100}, "s"),
+            # (to 150: a Straight game to 100 could end before the later kill instant, in a CI run)
+            seated_table(owner, [b, a], "straight", {"players": 3, "target": 150}, "s"),
         )
         rng = random.Random(kill_after)
         plays = [
@@ -65,6 +66,7 @@ async def test_killing_the_owner_mid_hand_loses_no_game_and_no_action(
             while len(watched.log) < kill_after:
                 await asyncio.sleep(0.002)
         await owner.stop(signal.SIGKILL)
+        assert not any(play.done() for play in plays), "both games are still playing at the kill"
         at_kill = {p.name: len(p.log) for _, players in tables for p in players}
         overs = await asyncio.wait_for(asyncio.gather(*plays), 90)
         assert all(o.type == "game_over" for o in overs)
