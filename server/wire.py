@@ -30,7 +30,6 @@ from boneyard.protocol import (
     ErrorCode,
     View,
     decode_server_message,
-    encode,
     event_from_engine,
     unfolded,
 )
@@ -201,8 +200,7 @@ def plain_bodies(body: bytes) -> list[bytes]:
     parts = unfolded(decode_server_message(stamp(body, 1)))
     if len(parts) == 1:
         return [body]
-    frames = [encode(part) for part in parts]  # each with the carrier's seq, 1: one byte to cut out
-    return [frame[: _seq_at(frame)] + frame[_seq_at(frame) + 1 :] for frame in frames]
+    return [body_of(part) for part in parts]
 
 
 # --- actions ---------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from clusterkit import Player, check_played, join_seats, table_listed
+from test_server_turn_in_event import FOLD, folds
 
-from boneyard.protocol import FEATURE_TURN_IN_EVENT
 from boneyard.server.app import BoneyardServer
 from boneyard.server.settings import Settings
 
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 
 pytest_plugins = ["natsserver"]  # the nats_server fixture
 
-FOLD = (FEATURE_TURN_IN_EVENT,)
-
 
 def _quick(url: str) -> dict[str, Any]:
     # The players act at machine speed: no token bucket in the way.
@@ -32,12 +30,6 @@ def _quick(url: str) -> dict[str, Any]:
         "port": 0, "cluster": url, "deal_seed_wait_ms": 0, "hand_pause_seconds": 0,
         "bot_delay_seconds": 0.0, "commands_per_second": 10_000, "command_burst": 10_000,
     }  # fmt: skip
-
-
-def folds(log: list[Any]) -> tuple[int, int]:
-    """How many events carried a ``turn``, and how many a ``reply_to``."""
-    events = [m for m in log if m.type == "event"]
-    return sum(m.turn is not None for m in events), sum(m.reply_to is not None for m in events)
 
 
 def turns_after_events(log: list[Any]) -> int:
