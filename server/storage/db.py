@@ -134,6 +134,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN hand_pause_ms INTEGER",
         "ALTER TABLE tables ADD COLUMN hand_ready TEXT",
     ),
+    # 11: the deadline of the move after an action, in the action's row (one row written per action;
+    # the table's row keeps the deadline of a game's first move).
+    ("ALTER TABLE actions ADD COLUMN deadline REAL",),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""
