@@ -150,7 +150,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             deadline REAL
         )""",
         """INSERT INTO actions_by_arrival (table_id, game, move, seat, action, auto, ends)
-            SELECT table_id, game, move, seat, action, auto, ends FROM actions ORDER BY table_id, game, move""",
+            SELECT table_id, game, move, seat, action, auto, ends FROM actions
+            ORDER BY table_id, game, move""",
         "DROP TABLE actions",
         "ALTER TABLE actions_by_arrival RENAME TO actions",
         "CREATE UNIQUE INDEX actions_by_move ON actions (table_id, game, move)",
