@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from boneyard.clients.cli.core.rules import in_our_notation
 from boneyard.protocol import RECORD_ADAPTER
 from boneyard.protocol.fairness import verify_record
 
@@ -39,7 +40,7 @@ def problems_of(record: Any) -> list[str]:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         return [f"not a valid boneyard-record/1: {where}: {first['msg']}"]
-    return verify_record(record)
+    return [in_our_notation(problem) for problem in verify_record(record)]
 
 
 def run_verify(path: str, out: TextIO = sys.stdout) -> int:

@@ -30,6 +30,12 @@ Change = tuple[str, bytes | None]
 """A key and its new value, or ``None`` when it was removed."""
 
 
+async def purge_key(js: JetStreamContext, bucket: str, key: str, *, before: int | None = None) -> None:
+    """Take ``key``'s messages out of the bucket's stream, leaving no marker (a delete or a KV purge
+    writes one); with ``before``, only those with a lower sequence (a later value stays)."""
+    await js.purge_stream(f"KV_{bucket}", seq=before, subject=f"$KV.{bucket}.{key}")
+
+
 class Directory:
     """A bucket of keys every node sees, mirrored locally."""
 
@@ -110,7 +116,7 @@ class Directory:
         now = time.monotonic()
         old = [(key, seq) for key, (seq, seen) in self._markers.items() if now - seen > older_than]
         for key, seq in old:
-            await self._js.purge_stream(f"KV_{self._name}", seq=seq + 1, subject=f"$KV.{self._name}.{key}")
+            await purge_key(self._js, self._name, key, before=seq + 1)
             if self._markers.get(key, (0, 0.0))[0] == seq:
                 del self._markers[key]
         return len(old)

@@ -82,7 +82,7 @@ class ClusterNode:
         tokens: KeyValue,
         ttl: float,
         owners: Directory,
-        markers: float = 300.0,
+        markers: float,
     ) -> None:
         self.name = name
         self.nc = nc
@@ -124,11 +124,12 @@ class ClusterNode:
 
     @classmethod
     async def connect(
-        cls, url: str, name: str, *, records_in_memory: int, ttl: float, markers: float = 300.0
+        cls, url: str, name: str, *, records_in_memory: int, ttl: float, markers: float
     ) -> ClusterNode:
         """Join the cluster at ``url`` (raises what ``nats.connect`` raises when it cannot); ``ttl``: how
         long a table's lease outlives its owner's last renewal; ``markers``: how old a removed key's
-        delete marker gets before it is purged."""
+        delete marker gets before it is purged (the settings' ``cluster_marker_seconds``, which holds
+        the default)."""
         nc = await nats.connect(
             [server.strip() for server in url.split(",")],  # a NATS cluster: any of its servers
             name=f"boneyard {name}",

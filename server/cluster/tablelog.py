@@ -35,6 +35,7 @@ from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
 
 from boneyard.protocol.values import CommandId
+from boneyard.server.cluster.directory import purge_key
 from boneyard.server.cluster.journal import Entry, Fenced, TableJournal
 from boneyard.server.cluster.leases import Lease, LeaseBook
 from boneyard.server.cluster.writes import RECORDS, Writes
@@ -165,7 +166,7 @@ class JournalLog:
     def session_gone(self, token: str) -> None:
         async def delete() -> None:
             # Purged, not deleted: nobody watches the tokens, and a delete marker would stay for ever.
-            await self._js.purge_stream(f"KV_{TOKENS_BUCKET}", subject=f"$KV.{TOKENS_BUCKET}.{token}")
+            await purge_key(self._js, TOKENS_BUCKET, token)
 
         self._writes.write(delete, f"token {token}")
 

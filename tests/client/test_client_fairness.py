@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -109,6 +110,7 @@ async def test_the_client_catches_a_server_that_lies(connect: Any) -> None:
     changed: list[Any] = []
     verdict = lie(items, other_hand)
     assert verdict.startswith("deals NOT verified: hand 1: seat 0 was dealt "), verdict
+    assert re.search(r"dealt \[\d\|\d\]", verdict), verdict  # tiles as the hand shows them
 
     def other_commitment(m: Any) -> Any:
         return m.model_copy(update={"commitment": "00" * 32}) if isinstance(m, DealCommitment) else None
@@ -179,7 +181,10 @@ async def test_boneyard_verify_checks_a_saved_record(connect: Any, tmp_path: Pat
         lines = done.stdout.splitlines()
         assert lines and lines[0].startswith(where), lines
         assert all(line.startswith(f"{path}: ") for line in lines)
-    assert "hand 1, widow" in tampered(deal).stdout
+    swapped = tampered(deal).stdout
+    assert "hand 1, widow" in swapped
+    # The check's own words write tiles [a-b], as the server does; this client shows them as its hand does.
+    assert re.search(r"\[\d\|\d\]", swapped) and not re.search(r"\[\d-\d\]", swapped), swapped
 
     path.write_text("not json")
     done = verify(path)

@@ -7,7 +7,8 @@ import re
 from typing import Any
 
 import tui_support
-from textual.widgets import Input, Markdown
+from textual.geometry import Region
+from textual.widgets import Input, Markdown, Static
 from tui_support import click_action, click_tile, make_app, my_turn, table, type_text, until
 
 from boneyard.clients.cli.tui.screens import (
@@ -270,3 +271,31 @@ async def test_leaving_a_game_in_progress_asks_first(seeded: Any) -> None:
         await pilot.press("y")
         await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
         assert app.controller.current is None
+
+
+async def test_a_refusal_at_80_columns_shows_whole_with_the_tiles_as_the_hand_shows_them(seeded: Any) -> None:
+    """A held tile that does not follow suit, clicked: the server refuses it in words that run past 80
+    columns (its message, then what ``illegal_action`` means). The status line wraps to show every word,
+    and the server's ``[a-b]`` tiles read ``[a|b]`` like the hand's."""
+    app = await make_app(seeded, table("moon"))
+    rng = random.Random(3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while True:
+            await until(pilot, lambda: my_turn(app), what="our turn")
+            mirror = app.controller.mirror
+            assert mirror is not None and mirror.view is not None
+            illegal = [c for c in app.screen.query_one(HandBar).menu() if c.tile is not None and not c.legal]
+            if mirror.view.phase == "playing" and illegal:
+                break
+            before = len(mirror.view.hand), mirror.view.phase, len(app._lines)
+            await app.controller.act(tui_support.bot_choice(app, rng))
+            await until(pilot, lambda m=mirror, b=before: _moon_moved(app, m, b), what="the move made")
+        await click_tile(pilot, illegal[0].number)
+        await until(pilot, lambda: "you must follow" in app.status_text, what="the refusal")
+        said = app.status_text
+        assert re.search(r"\[\d\|\d\]", said) and not re.search(r"\[\d-\d\]", said), said
+        assert len(said) > 80 and "The rules do not allow that action now" in said, said
+        status = app.screen.query_one("#status", Static)
+        rows = [strip.text for strip in status.render_lines(Region(0, 0, *status.outer_size))]
+        assert " ".join(" ".join(rows).split()) == " ".join(said.split()), rows  # every word on the screen
+        assert len(rows) >= 2 and status.region.bottom <= 23, status.region  # above the command line

@@ -314,7 +314,8 @@ async def test_a_stopping_node_hands_over_even_when_a_write_never_comes_back(
 ) -> None:
     """``Node.stop`` once took 15 s under load: the hand-over waited for every write without a bound
     (and released the leases one after another). A write that never returns must not hold it."""
-    node = await ClusterNode.connect(nats_server.url, "n1", records_in_memory=10, ttl=3.0)
+    markers = Settings().cluster_marker_seconds  # no sweep happens in this test: any bound would do
+    node = await ClusterNode.connect(nats_server.url, "n1", records_in_memory=10, ttl=3.0, markers=markers)
     try:
         await node.tablelog.leases.join()
         lease = await node.tablelog.leases.place("t1")

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from boneyard.clients.cli.core.rules import in_our_notation
 from boneyard.protocol import ERROR_CODES, REPLIES, Error
 
 
@@ -26,9 +27,10 @@ class CommandError(Exception):
         self.command = command
 
     def explain(self) -> str:
-        """The error in words: the server's message, and what the code means in general."""
+        """The error in words: the server's message (its tiles as the client shows them), and what the
+        code means in general."""
         meaning = ERROR_CODES.get(self.code, "")  # type: ignore[call-overload]
-        text = self.message or meaning or self.code
+        text = in_our_notation(self.message) or meaning or self.code
         if not meaning or _same_words(meaning, text):
             return f"{text} ({self.code})"
         return f"{text} — {meaning}"

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from boneyard.clients.cli.core.rules import tile_word
 from boneyard.protocol import DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol import fairness as fair
 from boneyard.protocol.game import (
@@ -181,7 +182,7 @@ class DealWitness:
 
 
 def _fmt(tiles: Any) -> str:
-    return " ".join(f"[{a}-{b}]" for a, b in tiles)
+    return " ".join(map(tile_word, tiles))
 
 
 def _hand_problems(hand: HandSeen, deal: fair.Deal) -> list[str]:

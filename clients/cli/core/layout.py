@@ -17,7 +17,7 @@ Everything here is a pure function of a :class:`protocol.Layout`:
 
 from __future__ import annotations
 
-from boneyard.clients.cli.core.rules import Tile, is_double
+from boneyard.clients.cli.core.rules import Tile, is_double, tile_word
 from boneyard.protocol import Layout
 from boneyard.protocol.views import PlacedTile
 
@@ -104,7 +104,7 @@ def play(layout: Layout, tile: Tile, end: str | None) -> Layout:
     """
     tile = (max(tile), min(tile))
     if not fits(layout, tile, end):
-        raise ValueError(f"[{tile[0]}|{tile[1]}] does not fit {end or 'an empty table'}")
+        raise ValueError(f"{tile_word(tile)} does not fit {end or 'an empty table'}")
     if end is None:
         double = is_double(tile)
         after = layout.model_copy(

@@ -10,10 +10,13 @@ to say who took each trick. Straight's layout lives in :mod:`boneyard.clients.cl
 2
 >>> sort_moon_hand([(2, 1), (6, 6), (3, 3), (6, 3)], 3)
 [(3, 3), (6, 3), (6, 6), (2, 1)]
+>>> tile_word((6, 4)), in_our_notation("you do not hold [6-4]; play [1-0] or [2-1]")
+('[6|4]', 'you do not hold [6|4]; play [1|0] or [2|1]')
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 Tile = tuple[int, int]
@@ -95,3 +98,18 @@ def trump_word(trump: TrumpName | None) -> str:
     if trump == "doubles":
         return "doubles"
     return f"{trump}s"
+
+
+def tile_word(tile: Sequence[int]) -> str:
+    """A tile as this client shows it everywhere: ``[6|4]``, its halves side by side as on the table."""
+    return f"[{tile[0]}|{tile[1]}]"
+
+
+_WRITTEN_TILE = re.compile(r"\[([0-6])-([0-6])\]")
+"""A tile as the server's messages and the rule book write it: ``[6-4]``."""
+
+
+def in_our_notation(text: str) -> str:
+    """Text the server wrote (a refusal) or a record check made, with its tiles written as this client
+    shows them (``[6-4]`` -> ``[6|4]``): one notation on the screen. The wire keeps the server's."""
+    return _WRITTEN_TILE.sub(r"[\1|\2]", text)

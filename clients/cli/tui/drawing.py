@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from boneyard.clients.cli.core.rules import tile_word
 from boneyard.clients.cli.tui.canvas import Canvas
 from boneyard.protocol import Layout
 from boneyard.protocol.views import PlacedTile
@@ -75,7 +76,7 @@ LARGE = Scale(9, 3, 5, 5)
 
 def flat(canvas: Canvas, x: int, y: int, a: int, b: int, style: str = TILE) -> None:
     """A tile lying flat, one row: ``[a|b]``."""
-    canvas.put(x, y, f"[{a}|{b}]", style)
+    canvas.put(x, y, tile_word((a, b)), style)
 
 
 def upright(canvas: Canvas, x: int, y: int, a: int, b: int, style: str = TILE) -> None:

@@ -16,6 +16,7 @@ from textual.filter import NoColor
 from textual.widgets import Static
 
 from boneyard.clients.cli.core.mirror import TableMirror
+from boneyard.clients.cli.core.rules import tile_word
 from boneyard.clients.cli.tui.replay_states import Position, positions
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.ui.describe import winner_text
@@ -64,7 +65,7 @@ class ReplayScreen(TableScreen):
         for seat, tiles in enumerate(step.hands):
             name = mirror.seat_name(seat)
             hands.append(f"{name[:12]:<13}", "bold")
-            hands.append(" ".join(f"[{a}|{b}]" for a, b in tiles) or "—")
+            hands.append(" ".join(map(tile_word, tiles)) or "—")
             hands.append("\n")
         self.query_one("#hands", Static).update(hands)
         over = mirror.game_over

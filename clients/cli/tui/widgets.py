@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from boneyard.clients.cli.core.mirror import TableMirror
-from boneyard.clients.cli.core.rules import is_trump, trump_word
+from boneyard.clients.cli.core.rules import is_trump, tile_word, trump_word
 from boneyard.clients.cli.tui import drawing
 from boneyard.clients.cli.ui.choices import Choice, choices, tile_actions
 from boneyard.clients.cli.ui.render import seat_label
@@ -117,12 +117,12 @@ def _moon_board(mirror: TableMirror, view: MoonView, width: int, height: int) ->
         lines += drawing.moon_trick(slots, width).text().split("\n")
         if view.trick:
             led = view.trick[0]
-            lines.append(Text(f"{mirror.seat_name(led[0])} led [{led[1][0]}|{led[1][1]}]", "dim"))
+            lines.append(Text(f"{mirror.seat_name(led[0])} led {tile_word(led[1])}", "dim"))
     if mirror.last_trick and mirror.last_trick_winner is not None:
-        tiles = " ".join(f"[{t[0]}|{t[1]}]" for _, t in mirror.last_trick)
+        tiles = " ".join(tile_word(t) for _, t in mirror.last_trick)
         lines.append(Text(f"last trick {tiles}: {mirror.seat_name(mirror.last_trick_winner)} took it", "dim"))
     if view.discard is not None:
-        lines.append(Text(f"your discard: [{view.discard[0]}|{view.discard[1]}]", "dim"))
+        lines.append(Text(f"your discard: {tile_word(view.discard)}", "dim"))
     return Text("\n").join(lines)
 
 
@@ -179,7 +179,7 @@ class HandBar(MirrorWidget):
         return [
             c for c in choices(view.hand, legal if tile_actions(legal) else ()) if c.tile is not None
         ] or [
-            Choice(i, f"[{t[0]}|{t[1]}]", (), tuple(t))  # type: ignore[arg-type]
+            Choice(i, tile_word(t), (), tuple(t))  # type: ignore[arg-type]
             for i, t in enumerate(view.hand, 1)
         ]
 

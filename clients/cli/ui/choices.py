@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boneyard.clients.cli.core.rules import Tile, trump_word
+from boneyard.clients.cli.core.rules import Tile, tile_word, trump_word
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,6 @@ class Choice:
     @property
     def legal(self) -> bool:
         return bool(self.actions)
-
-
-def tile_word(tile: Sequence[int]) -> str:
-    return f"[{tile[0]}|{tile[1]}]"
 
 
 def action_text(action: Any) -> str:

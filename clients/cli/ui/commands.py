@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from boneyard.clients.cli.core.rules import Tile
+from boneyard.clients.cli.core.rules import Tile, tile_word
 from boneyard.clients.cli.ui.choices import choices
 from boneyard.clients.cli.ui.forms import create_request
 from boneyard.protocol import PlayAction
@@ -57,10 +57,6 @@ def parse_tile(text: str) -> Tile | None:
         return None
     a, b = int(match[1]), int(match[2])
     return (max(a, b), min(a, b))
-
-
-def _tile_word(tile: Tile) -> str:
-    return f"[{tile[0]}|{tile[1]}]"
 
 
 def _pick(legal: Sequence[Any], kind: str, **fields: Any) -> Any:
@@ -150,7 +146,7 @@ def parse_move(
         return _pick(legal, "trump", trump=TRUMPS[rest[0]]) or _fail("you are not naming trump now")
     if head == "discard" and len(rest) == 1:
         tile = parse_tile(rest[0]) or _fail(f"{rest[0]!r} is not a tile (write it like 6-4)")
-        return _pick(legal, "discard", tile=tile) or _fail(f"you cannot discard {_tile_word(tile)} now")
+        return _pick(legal, "discard", tile=tile) or _fail(f"you cannot discard {tile_word(tile)} now")
     tile = parse_tile(head)
     if tile is None:
         raise InputError(f"unknown command {head!r}: type `help`")
@@ -164,13 +160,13 @@ def parse_move(
         if tile in {tuple(t) for t in hand}:
             return held_play(tile, end)
         if hand:
-            raise InputError(f"you do not hold {_tile_word(tile)}")
+            raise InputError(f"you do not hold {tile_word(tile)}")
         where = f" on the {end}" if end else ""
-        raise InputError(f"{_tile_word(tile)}{where} is not a legal move now")
+        raise InputError(f"{tile_word(tile)}{where} is not a legal move now")
     if len(candidates) > 1:
         ends = " or ".join(str(a.end) for a in candidates)
         raise InputError(
-            f"{_tile_word(tile)} fits {ends}: say which, e.g. `{tile[0]}{tile[1]} {candidates[0].end}`"
+            f"{tile_word(tile)} fits {ends}: say which, e.g. `{tile[0]}{tile[1]} {candidates[0].end}`"
         )
     return candidates[0]
 

@@ -21,7 +21,7 @@ from prompt_toolkit.styles import Style
 
 from boneyard.clients.cli.core.layout import spinner_covered
 from boneyard.clients.cli.core.mirror import TableMirror
-from boneyard.clients.cli.core.rules import is_trump, trump_word
+from boneyard.clients.cli.core.rules import is_trump, tile_word, trump_word
 from boneyard.clients.cli.ui.choices import choices
 from boneyard.protocol import MoonView, StraightView
 
@@ -84,7 +84,7 @@ def wrapped(fragments: Fragments, width: int, indent: str = "  ") -> Fragments:
 
 
 def tile(t: Sequence[int], style: str = "class:tile") -> Fragments:
-    return [(style, f"[{t[0]}|{t[1]}]")]
+    return [(style, tile_word(t))]
 
 
 def tiles(ts: Sequence[Sequence[int]], style: str = "class:tile") -> Fragments:
@@ -97,7 +97,7 @@ def tiles(ts: Sequence[Sequence[int]], style: str = "class:tile") -> Fragments:
 
 
 def tile_text(t: Sequence[int] | None) -> str:
-    return "a tile" if t is None else f"[{t[0]}|{t[1]}]"
+    return "a tile" if t is None else tile_word(t)
 
 
 def seat_label(mirror: TableMirror, seat: int) -> str:
@@ -233,13 +233,14 @@ def layout_lines(view: StraightView) -> Fragments:
     def placed(p: Any, reverse: bool, spinner: bool) -> Fragments:
         a, b = (p.outer, p.inner) if reverse else (p.inner, p.outer)
         style = spinner_style if spinner else "class:tile"
-        return [(style, f"{'*' if spinner else ''}[{a}|{b}]{'*' if spinner else ''}"), ("", " ")]
+        mark = "*" if spinner else ""
+        return [(style, f"{mark}{tile_word((a, b))}{mark}"), ("", " ")]
 
     for i in range(len(left) - 1, -1, -1):
         line += placed(left[i], True, lay.spinner_arm == "left" and lay.spinner_index == i)
     centre = lay.spinner_arm == "centre"
     star = "*" if centre else ""
-    opening = f"{star}[{lay.opening[0]}|{lay.opening[1]}]{star}"
+    opening = f"{star}{tile_word(lay.opening)}{star}"
     line += [(spinner_style if centre else "class:tile", opening), ("", " ")]
     for i, p in enumerate(right):
         line += placed(p, False, lay.spinner_arm == "right" and lay.spinner_index == i)
