@@ -62,8 +62,14 @@ def ends_json(reply_to: CommandId | None, ends: SeatEnds) -> str:
     '[7,[[12345,40],null]]'
     >>> parsed_ends(ends_json(7, [(12345, 40), None]))
     Ends(reply_to=7, seats=((12345, 40), None))
+    >>> ends_json('a"b', [None]) == _COMPACT(['a"b', [None]])
+    True
     """
-    return _COMPACT([reply_to, list(ends)])
+    # Formatted by hand, not by the encoder: this runs for every action (2.2 against 0.9 us). The seats'
+    # numbers are ints; an id that is not an int (a string, or None) is left to the encoder.
+    seats = ",".join(["null" if end is None else f"[{end[0]},{end[1]}]" for end in ends])
+    reply = reply_to if type(reply_to) is int else _COMPACT(reply_to)
+    return f"[{reply},[{seats}]]"
 
 
 def parsed_ends(text: str | None) -> Ends | None:
