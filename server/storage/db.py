@@ -134,6 +134,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN hand_pause_ms INTEGER",
         "ALTER TABLE tables ADD COLUMN hand_ready TEXT",
     ),
+    # 11: one row per action, appended: the deadline of the move after an action goes in the action's row
+    # (the table's row keeps the deadline of a game's first move), and the rows are kept in the order they
+    # were written, found through an index. (Clustered by table, every commit rewrote a page per table that
+    # had acted: twice the CPU per action at 300 tables.)
+    (
+        """CREATE TABLE actions_by_arrival (
+            table_id TEXT NOT NULL,
+            game INTEGER NOT NULL,
+            move INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            auto INTEGER NOT NULL,
+            ends TEXT,
+            deadline REAL
+        )""",
+        """INSERT INTO actions_by_arrival (table_id, game, move, seat, action, auto, ends)
+            SELECT table_id, game, move, seat, action, auto, ends FROM actions ORDER BY table_id, game, move""",
+        "DROP TABLE actions",
+        "ALTER TABLE actions_by_arrival RENAME TO actions",
+        "CREATE UNIQUE INDEX actions_by_move ON actions (table_id, game, move)",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

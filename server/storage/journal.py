@@ -72,6 +72,9 @@ class Journal:
         self._wakers: list[asyncio.Future[None]] = []
         """Futures of :meth:`committed`, woken on failure too."""
         self.failed: BaseException | None = None
+        self.batches = 0
+        """Batches taken to run so far: a statement queued while this number stays the same has not run
+        yet, so its parameters can still be completed in place (see :meth:`write`)."""
         self.commits = 0
         self.statements = 0
         self.on_commit: Callable[[int, float], None] | None = None
@@ -80,7 +83,10 @@ class Journal:
     # -- the loop's side ------------------------------------------------------------------------------
 
     def write(self, sql: str, params: Sequence[Any] = ()) -> None:
-        """Queue a statement; it is committed with the next batch."""
+        """Queue a statement; it is committed with the next batch.
+
+        ``params`` are read when the batch runs, not now: a caller may fill in a list it queued for as
+        long as :attr:`batches` has not moved (one row written instead of a row and an ``UPDATE``)."""
         if self.failed is not None:
             raise RuntimeError("the database failed: nothing more is written") from self.failed
         if self._closed:
@@ -142,6 +148,7 @@ class Journal:
             return
         batch, self._queued = self._queued, []
         self._running, self._next = self._next, []
+        self.batches += 1
         try:
             self._run(batch)
             took = self._timed_commit() if self._inline else None

@@ -43,9 +43,17 @@ _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts, level)"
     " VALUES (?,?,?,?,?,?,?,?)"
 )
-_INSERT_ACTION = "INSERT INTO actions (table_id, game, move, seat, action, auto) VALUES (?, ?, ?, ?, ?, ?)"
+_INSERT_ACTION = (
+    "INSERT INTO actions (table_id, game, move, seat, action, auto, ends, deadline) VALUES (?,?,?,?,?,?,?,?)"
+)
+_ENDS_COLUMN, _DEADLINE_COLUMN = 6, 7
+"""Where the row of :data:`_INSERT_ACTION` holds the action's ends and the next move's deadline."""
 _DROP_OLD_ACTIONS = "DELETE FROM actions WHERE table_id = ? AND game < ?"
 _SET_DEADLINE = "UPDATE tables SET deadline = ?, deadline_move = ? WHERE table_id = ?"
+_SET_NEXT_DEADLINE = (
+    "UPDATE actions SET deadline = ? WHERE table_id = ? AND move = ?"
+    " AND game = (SELECT games FROM tables WHERE table_id = ?)"
+)
 _REMOVE_TABLE = (
     "DELETE FROM actions WHERE table_id = ?",
     "DELETE FROM seats WHERE table_id = ?",
@@ -254,6 +262,8 @@ class DurableLog:
         self.journal = journal
         self._rows: dict[str, TableRows] = {}
         """Each table's rows as last written: ``changed()`` often changes nothing stored."""
+        self._last: dict[str, tuple[int, list[Any], int]] = {}
+        """Each table's last action written: its move, its row, the journal's batch count then."""
 
     def table(self, table: LoggedTable, *, stored: bool = False) -> None:
         table_id = table.table_id
@@ -271,22 +281,45 @@ class DurableLog:
 
     def table_removed(self, table_id: str) -> None:
         self._rows.pop(table_id, None)
+        self._last.pop(table_id, None)
         for sql in _REMOVE_TABLE:
             self.journal.write(sql, (table_id,))
 
     def action(self, table_id: str, game: int, move: int, seat: int, action: Any, auto: bool) -> None:
         text = action_json(action)
+        journal = self.journal
         if move == 0:  # a new game: the previous one's actions are in its record
-            self.journal.write(_DROP_OLD_ACTIONS, (table_id, game))
-        self.journal.write(_INSERT_ACTION, (table_id, game, move, seat, text, auto))
+            journal.write(_DROP_OLD_ACTIONS, (table_id, game))
+        row = [table_id, game, move, seat, text, auto, None, None]
+        journal.write(_INSERT_ACTION, row)
+        self._last[table_id] = (move, row, journal.batches)
+
+    def _queued_row(self, table_id: str, move: int) -> list[Any] | None:
+        """The row of the table's action ``move`` if it is still queued (its columns can be filled in)."""
+        last = self._last.get(table_id)
+        if last is None or last[0] != move or last[2] != self.journal.batches:
+            return None
+        return last[1]
 
     def action_end(
         self, table_id: str, game: int, move: int, reply_to: CommandId | None, ends: SeatEnds
     ) -> None:
-        self.journal.write(_SET_ENDS, (ends_json(reply_to, ends), table_id, game, move))
+        text = ends_json(reply_to, ends)
+        row = self._queued_row(table_id, move)
+        if row is not None:
+            row[_ENDS_COLUMN] = text  # the common case: in the action's own row, no second statement
+        else:
+            self.journal.write(_SET_ENDS, (text, table_id, game, move))
 
     def deadline(self, table_id: str, move: int, when: float) -> None:
-        self.journal.write(_SET_DEADLINE, (when, move, table_id))
+        # The deadline of move ``move`` is stored with the action before it (the table's row holds a
+        # game's first), so that an action and the turn it starts are one row.
+        if move == 0:
+            self.journal.write(_SET_DEADLINE, (when, move, table_id))
+        elif (row := self._queued_row(table_id, move - 1)) is not None:
+            row[_DEADLINE_COLUMN] = when
+        else:
+            self.journal.write(_SET_NEXT_DEADLINE, (when, table_id, move - 1, table_id))
 
     def session(self, session: LoggedSession) -> None:
         self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name, session.epoch))

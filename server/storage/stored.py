@@ -85,12 +85,15 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
         )
     actions: dict[str, list[tuple[int, dict[str, Any], bool]]] = {}
     ends: dict[str, list[Ends | None]] = {}
-    for table_id, seat, action, auto, end in connection.execute(
-        "SELECT a.table_id, a.seat, a.action, a.auto, a.ends FROM actions AS a"
+    next_deadline: dict[str, float | None] = {}
+    """The deadline stored with each table's last action (that of the move after it)."""
+    for table_id, seat, action, auto, end, deadline in connection.execute(
+        "SELECT a.table_id, a.seat, a.action, a.auto, a.ends, a.deadline FROM actions AS a"
         " JOIN tables AS t ON a.table_id = t.table_id AND a.game = t.games ORDER BY a.table_id, a.move"
     ):
         actions.setdefault(table_id, []).append((seat, json.loads(action), bool(auto)))
         ends.setdefault(table_id, []).append(parsed_ends(end))
+        next_deadline[table_id] = deadline
     tables = [
         StoredTable(
             table_id=row[0],
@@ -101,8 +104,7 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             games=row[5],
             seed=row[6],
             rematch=json.loads(row[7]),
-            deadline=row[8],
-            deadline_move=row[9],
+            **_deadline(row[8], row[9], len(actions.get(row[0], ())), next_deadline.get(row[0])),
             seats=seats.get(row[0], []),
             actions=actions.get(row[0], []),
             ends=ends.get(row[0], []),
@@ -129,6 +131,16 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
         for token, player_id, name, seq, blob, epoch in rows
     }
     return tables, sessions
+
+
+def _deadline(
+    in_table: float | None, in_table_move: int | None, moves: int, after_last: float | None
+) -> dict[str, Any]:
+    """The turn's stored deadline and the move it is for: with the game's last action if it has one
+    (written since schema 11), else in the table's row (a game's first move, or an older server's)."""
+    if moves and after_last is not None:
+        return {"deadline": after_last, "deadline_move": moves}
+    return {"deadline": in_table, "deadline_move": in_table_move}
 
 
 def _unpacked(blob: bytes | None) -> tuple[bytes, ...] | None:

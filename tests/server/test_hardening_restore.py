@@ -34,7 +34,12 @@ async def test_a_turn_whose_deadline_passed_while_the_server_was_down_gets_the_g
         await ana.until(lambda m: m.type == "turn" and m.seat == 0 and bool(m.legal_actions))
     # The server stays down past the deadline (as if for minutes): the stored deadline is long gone.
     connection = sqlite3.connect(tmp_path / "boneyard.db")
+    # A game's first move has its deadline in the table's row, a later one in the previous action's row.
     connection.execute("UPDATE tables SET deadline = ? WHERE table_id = ?", (time.time() - 600, table_id))
+    connection.execute(
+        "UPDATE actions SET deadline = ? WHERE table_id = ? AND deadline IS NOT NULL",
+        (time.time() - 600, table_id),
+    )
     connection.commit()
     connection.close()
     async with durable(tmp_path, grace_seconds=3) as server:

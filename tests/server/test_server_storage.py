@@ -94,6 +94,8 @@ def test_a_database_written_by_an_older_version_is_migrated_and_keeps_its_data(t
         "PRAGMA user_version = 1",
         f"INSERT INTO records (record_id, game, record) VALUES ('r1', 'moon', '{json.dumps(record)}')",
         "INSERT INTO sessions VALUES ('tok', 'p3', 'ana')",
+        "INSERT INTO actions VALUES ('t1', 1, 1, 2, '{\"type\": \"pass\"}', 0)",
+        "INSERT INTO actions VALUES ('t1', 1, 0, 1, '{\"type\": \"pass\"}', 1)",
     )
     opened = open_database(db)
     connection = opened.connection
@@ -102,6 +104,16 @@ def test_a_database_written_by_an_older_version_is_migrated_and_keeps_its_data(t
     assert connection.execute("SELECT record_id, finished FROM records").fetchall() == [("r1", 0)]
     # Later columns come with their defaults: no message log stored (seq 0), no numbering's epoch.
     assert connection.execute("SELECT * FROM sessions").fetchall() == [("tok", "p3", "ana", 0, None, None)]
+    # The actions, rebuilt in arrival order (schema 11), keep their order by move and gain their columns.
+    actions = connection.execute("SELECT * FROM actions ORDER BY table_id, game, move").fetchall()
+    assert actions == [
+        ("t1", 1, 0, 1, '{"type": "pass"}', 1, None, None),
+        ("t1", 1, 1, 2, '{"type": "pass"}', 0, None, None),
+    ]
+    with pytest.raises(sqlite3.IntegrityError):  # still one row per move
+        connection.execute(
+            "INSERT INTO actions (table_id, game, move, seat, action, auto) VALUES ('t1', 1, 1, 0, '{}', 0)"
+        )
     opened.close()
     reopened = open_database(db)  # migrating again is a no-op
     reopened.close()
