@@ -17,9 +17,7 @@ messages, in the same order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from boneyard.protocol.values import CommandId
 from boneyard.server.games.base import Engine, Event
@@ -37,9 +35,10 @@ Reply = tuple[Recipient, CommandId]
 """The player whose ``act`` caused the events, and its ``id``: answered ``ok`` (or inside the event)."""
 
 
-@dataclass(frozen=True, slots=True)
-class NextTurn:
-    """The turn that follows a batch of events, as announced."""
+class NextTurn(NamedTuple):
+    """The turn that follows a batch of events, as announced (a tuple: one is made per action, and
+    a frozen dataclass costs several times as much to make; its fields are :func:`turn_field`'s
+    arguments, in order)."""
 
     seat: int
     """The seat to move."""
@@ -84,51 +83,47 @@ class FanOut:
         player; ``record_id`` goes in ``game_over``), then ``turn`` if given. ``reply``: folded into the
         actor's last event if it accepted ``turn_in_event``; whether it was (if not, the caller sends
         the ``ok``)."""
-        if not listeners:
-            return False
-        encode = partial(self._events.body, auto=auto)
-        last: list[bytes | None] = [None] * len(listeners)
-        """Each listener's latest event, held back until the next one comes: the last may carry the turn."""
-        for event in events:
-            public: bytes | None = None
-            private: dict[Event, bytes] = {}
-            extra: dict[str, Any] = {"record_id": record_id} if event.type == "game_over" else {}
-            for i, (session, viewer) in enumerate(listeners):
+        # One listener at a time, to its last message: what each session gets, in order, is all that
+        # matters (each numbers its own), and so no listener's latest event waits in a list.
+        count = len(events)
+        public: list[bytes | None] = [None] * count
+        """Each event's body as everyone who sees it whole gets it (encoded at its first such viewer)."""
+        private: list[dict[Event, bytes]] | None = None
+        """Each event's bodies by the form a viewer sees (made at the first private form)."""
+        folded_reply = False
+        mover_field = public_field = mover_body = public_body = None
+        for session, viewer in listeners:
+            held: bytes | None = None
+            """The latest event, held back until the next one comes: the last may carry the turn."""
+            for k in range(count):
+                event = events[k]
                 seen = event.seen_by(viewer)
                 if seen is None:
                     continue
                 if seen is event:
-                    if public is None:
-                        public = encode(event, **extra)
-                    body = public
+                    body = public[k]
+                    if body is None:
+                        body = public[k] = self._encode(event, auto, record_id)
                 else:
-                    body = private.get(seen) or private.setdefault(seen, encode(seen, **extra))
-                held = last[i]
+                    if private is None:
+                        private = [{} for _ in events]
+                    forms = private[k]
+                    body = forms.get(seen)
+                    if body is None:
+                        body = forms[seen] = self._encode(seen, auto, record_id)
                 if held is not None:
                     session.deliver(held)
-                last[i] = body
-        if turn is None:
-            for (session, _), held in zip(listeners, last, strict=True):
+                held = body
+            if turn is None:
                 if held is not None:
                     session.deliver(held)
-            return False
-        return self._then_turn(listeners, last, turn, reply)
-
-    def _then_turn(
-        self, listeners: Listeners, last: list[bytes | None], turn: NextTurn, reply: Reply | None
-    ) -> bool:
-        folded_reply = False
-        public_body: bytes | None = None
-        public_field: bytes | None = None
-        for (session, viewer), held in zip(listeners, last, strict=True):
+                continue
             mover = viewer == turn.seat
             if held is not None and session.folds:
                 if mover:
-                    field = turn_field(turn.seat, turn.time_left_ms, turn.legal_actions)
-                elif public_field is None:
-                    field = public_field = turn_field(turn.seat, turn.time_left_ms, ())
+                    field = mover_field = mover_field or turn_field(*turn)
                 else:
-                    field = public_field
+                    field = public_field = public_field or turn_field(turn.seat, turn.time_left_ms, ())
                 if reply is not None and session is reply[0]:
                     session.deliver(with_fields(held, field + reply_field(reply[1]), 2))
                     folded_reply = True
@@ -138,17 +133,19 @@ class FanOut:
             if held is not None:
                 session.deliver(held)
             if mover:
-                session.deliver(self.turn_body(turn, viewer))
+                session.deliver(mover_body := mover_body or self.turn_body(turn, viewer))
             else:
-                if public_body is None:
-                    public_body = self.turn_body(turn, None)
-                session.deliver(public_body)
+                session.deliver(public_body := public_body or self.turn_body(turn, None))
         return folded_reply
+
+    def _encode(self, event: Event, auto: bool, record_id: str | None) -> bytes:
+        if event.type == "game_over":
+            return self._events.body(event, auto, record_id=record_id)
+        return self._events.body(event, auto)
 
     def turn(self, turn: NextTurn, listeners: Listeners) -> None:
         """``turn`` messages alone (no event before them: a timer restarted, a seat changed hands)."""
-        if listeners:
-            self._then_turn(listeners, [None] * len(listeners), turn, None)
+        self.send((), listeners, turn=turn)
 
     def turn_body(self, turn: NextTurn, viewer: int | None) -> bytes:
         """``turn`` as ``viewer`` gets it: the legal actions only if it holds the seat to move."""

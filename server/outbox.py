@@ -36,10 +36,14 @@ def ws_header(size: int) -> bytes:
     (b'\\x82\\x05', b'\\x82~\\x01,')
     """
     if size < 126:
-        return bytes((0x82, size))
+        return _SHORT_HEADERS[size]
     if size < 65536:
         return b"\x82\x7e" + size.to_bytes(2, "big")
     return b"\x82\x7f" + size.to_bytes(8, "big")
+
+
+_SHORT_HEADERS = [bytes((0x82, size)) for size in range(126)]
+"""The headers of short frames (most of them), made once: a header is made for every frame sent."""
 
 
 class Gate(Protocol):

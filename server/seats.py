@@ -170,7 +170,8 @@ class Roster:
 
     def listeners(self) -> list[Listener]:
         out: list[Listener] = [(s.session, s.index) for s in self.seats if s.session is not None]
-        out.extend((spectator, None) for spectator in self.spectators)
+        if self.spectators:  # most tables have none: no generator to make for every action
+            out.extend((spectator, None) for spectator in self.spectators)
         return out
 
     def humans(self) -> Iterator[Seat]:

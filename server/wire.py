@@ -128,18 +128,42 @@ def turn_body(head: bytes, seat: int, time_left_ms: int | None, legal_actions: S
 
 
 def _turn_fields(seat: int, time_left_ms: int | None, legal_actions: Sequence[Any]) -> bytes:
-    # The packed values of seat, then the keys and values of time_left_ms and legal_actions.
-    actions = b"".join([_PACKED_OF.get(a) or _pack(wire_action(a)) for a in legal_actions])
-    return b"".join(
-        (
-            _pack(seat),
-            _TIME_LEFT_KEY,
-            _pack(time_left_ms),
-            _LEGAL_KEY,
-            array_header(len(legal_actions)),
-            actions,
+    # The packed values of seat, then the keys and values of time_left_ms and legal_actions: made for
+    # every listener of every action, so the fixed part is kept, and each action is found by its id.
+    head = _FIELD_HEADS.get((seat, time_left_ms))
+    if head is None:
+        if len(_FIELD_HEADS) >= _KEPT:
+            _FIELD_HEADS.clear()
+        head = _FIELD_HEADS[(seat, time_left_ms)] = b"".join(
+            (_pack(seat), _TIME_LEFT_KEY, _pack(time_left_ms), _LEGAL_KEY)
         )
-    )
+    parts = [head, array_header(len(legal_actions))]
+    packed_by_id = _PACKED_BY_ID.get
+    for action in legal_actions:
+        parts.append(packed_by_id(id(action)) or _packed_action(action))
+    return b"".join(parts)
+
+
+def _packed_action(action: Any) -> bytes:
+    packed = _PACKED_OF.get(action) or _pack(wire_action(action))
+    if len(_PACKED_BY_ID) >= _KEPT:
+        _PACKED_BY_ID.clear()
+        _PACKED_ALIVE.clear()
+    _PACKED_BY_ID[id(action)] = packed
+    _PACKED_ALIVE.append(action)  # no other object can take its id while it is kept here
+    return packed
+
+
+_KEPT = 4096
+_FIELD_HEADS: dict[tuple[int, int | None], bytes] = {}
+"""The packed seat, ``time_left_ms`` and the ``legal_actions`` key, by seat and time (a table's turn
+time is one number; a resumed player's time left is any: hence the bound)."""
+_PACKED_BY_ID: dict[int, bytes] = {}
+"""Packed engine actions by ``id()``: ``_PACKED_OF`` hashes and compares dataclasses (Python code, some
+300 ns an action, for each legal action of every turn), an id is exact while its object lives, and
+an engine hands out the same action objects every time."""
+_PACKED_ALIVE: list[object] = []
+"""The actions of ``_PACKED_BY_ID``, kept alive so that their ids stay theirs."""
 
 
 _TURN_INFO_HEAD: bytes = _pack("turn") + b"\x83" + _pack("seat")  # "turn": {"seat": ...: a map of 3
@@ -176,10 +200,13 @@ def with_fields(body: bytes, fields: bytes, count: int) -> bytes:
     >>> ok.reply_to
     4
     """
-    head = body[0]
-    if not 0x80 <= head + count <= 0x8F:
+    head = body[0] + count
+    if not 0x80 <= head <= 0x8F:
         raise ValueError("a body with fields added stays a map of under 16 fields")
-    return b"".join((bytes((head + count,)), memoryview(body)[1:], fields))
+    return _BYTE[head] + body[1:] + fields  # bodies are short: plain copies beat a memoryview and a join
+
+
+_BYTE = [bytes((i,)) for i in range(256)]
 
 
 def plain_bodies(body: bytes) -> list[bytes]:
