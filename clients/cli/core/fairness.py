@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from boneyard.clients.cli.core.rules import tile_word
+from boneyard.clients.cli.core.rules import Tile, tile_word
 from boneyard.protocol import DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol import fairness as fair
 from boneyard.protocol.game import (
@@ -38,8 +38,6 @@ from boneyard.protocol.game import (
     TileDrawn,
     WidowTaken,
 )
-
-Tile = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
