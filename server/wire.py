@@ -140,30 +140,14 @@ def _turn_fields(seat: int, time_left_ms: int | None, legal_actions: Sequence[An
     parts = [head, array_header(len(legal_actions))]
     packed_by_id = _PACKED_BY_ID.get
     for action in legal_actions:
-        parts.append(packed_by_id(id(action)) or _packed_action(action))
+        parts.append(packed_by_id(id(action)) or _PACKED_OF.get(action) or _pack(wire_action(action)))
     return b"".join(parts)
-
-
-def _packed_action(action: Any) -> bytes:
-    packed = _PACKED_OF.get(action) or _pack(wire_action(action))
-    if len(_PACKED_BY_ID) >= _KEPT:
-        _PACKED_BY_ID.clear()
-        _PACKED_ALIVE.clear()
-    _PACKED_BY_ID[id(action)] = packed
-    _PACKED_ALIVE.append(action)  # no other object can take its id while it is kept here
-    return packed
 
 
 _KEPT = 4096
 _FIELD_HEADS: dict[tuple[int, int | None], bytes] = {}
 """The packed seat, ``time_left_ms`` and the ``legal_actions`` key, by seat and time (a table's turn
 time is one number; a resumed player's time left is any: hence the bound)."""
-_PACKED_BY_ID: dict[int, bytes] = {}
-"""Packed engine actions by ``id()``: ``_PACKED_OF`` hashes and compares dataclasses (Python code, some
-300 ns an action, for each legal action of every turn), an id is exact while its object lives, and
-an engine hands out the same action objects every time."""
-_PACKED_ALIVE: list[object] = []
-"""The actions of ``_PACKED_BY_ID``, kept alive so that their ids stay theirs."""
 
 
 _TURN_INFO_HEAD: bytes = _pack("turn") + b"\x83" + _pack("seat")  # "turn": {"seat": ...: a map of 3
@@ -256,6 +240,10 @@ for _spec in GAMES.values():
         _PACKED_OF[_action] = _pack(_WIRE_OF[_action])
         _JSON_OF[_action] = json.dumps(_WIRE_OF[_action], separators=(",", ":"))
         _engine_of[_key(_model)] = _action
+_PACKED_BY_ID: dict[int, bytes] = {id(action): packed for action, packed in _PACKED_OF.items()}
+"""Packed engine actions by ``id()``: the engines hand out their ``GameSpec.actions`` objects, which live
+as long as the process, so an id is exact; ``_PACKED_OF`` would hash and compare a dataclass (Python
+code, some 300 ns an action, for each legal action of every turn)."""
 
 
 def wire_action(action: Any) -> dict[str, Any]:

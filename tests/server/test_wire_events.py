@@ -65,3 +65,21 @@ def test_events_with_added_fields_are_validated() -> None:
     assert msgpack.unpackb(event_bytes("moon", over, {"record_id": "r1"}))["record_id"] == "r1"
     with pytest.raises(ValueError):
         event_bytes("moon", over, {"record_id": "not an id!"})
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_engines_hand_out_their_games_own_action_objects(game: str, options: dict[str, Any]) -> None:
+    # The turn's legal actions are packed by the objects' identity (boneyard.server.wire): an engine that
+    # made equal copies would still be right, but every turn would take the slow path.
+    spec = game_spec(game)
+    opts = spec.options_from_dict(options)
+    known = {id(action) for action in spec.actions}
+    rng = random.Random(f"{game}/{options}/ids")
+    engine = spec.new_game(opts, RandomDealer(f"{game}/ids"))
+    turns = 0
+    while not engine.is_over and engine.to_move is not None:
+        legal = engine.legal_actions(engine.to_move)
+        assert all(id(action) in known for action in legal), [a for a in legal if id(a) not in known]
+        engine.apply(engine.to_move, rng.choice(legal))
+        turns += 1
+    assert turns > 10

@@ -24,7 +24,16 @@ from typing import Any, ClassVar, Literal
 
 from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer, either
 from boneyard.server.games.moon import events as ev
-from boneyard.server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play, action_to_dict
+from boneyard.server.games.moon.actions import (
+    ALL_ACTIONS,
+    Action,
+    Bid,
+    Discard,
+    NameTrump,
+    Pass,
+    Play,
+    action_to_dict,
+)
 from boneyard.server.games.moon.rules import (
     BIDS,
     MOON_MASK,
@@ -49,10 +58,13 @@ from boneyard.server.games.moon.view import MoonView, make_view
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
 
 _DEAL_ORDER = tuple(display_key(i, None) for i in range(28))
-_PLAYS = tuple(Play(t) for t in ALL_TILES)
-_DISCARDS = tuple(Discard(t) for t in ALL_TILES)
-_NAMES = tuple(NameTrump(t) for t in TRUMPS)
-_BIDDING = {0: Pass(), **{b: Bid(b) for b in BIDS}}
+_CANONICAL: dict[Action, Action] = {a: a for a in ALL_ACTIONS}
+"""Each action as the one object of ``ALL_ACTIONS`` (the game's ``GameSpec.actions``): the engine hands
+out only those, so the server finds an action's wire form by identity."""
+_PLAYS = tuple(_CANONICAL[Play(t)] for t in ALL_TILES)
+_DISCARDS = tuple(_CANONICAL[Discard(t)] for t in ALL_TILES)
+_NAMES = tuple(_CANONICAL[NameTrump(t)] for t in TRUMPS)
+_BIDDING = {0: _CANONICAL[Pass()], **{b: _CANONICAL[Bid(b)] for b in BIDS}}
 NAME_A_TRUMP = "name a trump: 0-6, doubles or none"
 BETWEEN_HANDS = "the hand is over: the next one is not dealt yet"
 _TURN_TO = ("bid", "discard", "name trump", "play")
