@@ -114,7 +114,7 @@ def run(mode: str, pace: str, tables: int, args: argparse.Namespace, logdir: Pat
             pids["nats"] = nats._process.pid
         cpu_at: dict[float, dict[str, float]] = {}
         varz: dict[float, dict[str, Any]] = {}
-        counted: dict[float, float | None] = {}
+        counted: dict[float, tuple[float, float] | None] = {}
         loadgen.sleep_until(t0)
         for mark in sorted({float(s) for s in range(int(args.duration) + 1)} | {args.ramp, args.duration}):
             loadgen.sleep_until(t0 + mark)
@@ -126,7 +126,8 @@ def run(mode: str, pace: str, tables: int, args: argparse.Namespace, logdir: Pat
                 if nats is not None:
                     varz[mark] = nats_varz(nats)
                 values = [loadgen.server_actions(port) for port in ports]
-                counted[mark] = None if None in values else sum(v for v in values if v is not None)
+                total = None if None in values else sum(v for v in values if v is not None)
+                counted[mark] = None if total is None else (time.time() - t0, total)
         m.server_actions = counted
         for w, pipe in enumerate(pipes):
             m.results.append(pipe.recv() if pipe.poll(60) else {"worker": w, "failed": "no result in 60 s"})

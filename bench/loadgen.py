@@ -230,7 +230,8 @@ def run_one(target: str, pace: str, args: argparse.Namespace, logdir: Path) -> d
             m.load[mark] = sum(cpu_seconds(p.pid) for p in workers)
             m.machine[mark] = procstats.read_cpus()
             if target == "boneyard" and mark in (steady_from, args.duration):
-                m.server_actions[mark] = server_actions(port)
+                count = server_actions(port)  # a saturated loop may answer seconds late: note when
+                m.server_actions[mark] = None if count is None else (time.time() - t0, count)
         for w, pipe in enumerate(pipes):
             m.results.append(pipe.recv() if pipe.poll(60) else {"worker": w, "failed": "no result in 60 s"})
         m.server_alive = server.poll() is None

@@ -34,8 +34,9 @@ class Measurement:
     """Load processes' CPU seconds at each mark."""
     machine: dict[float, dict[int, tuple[int, int]]] = field(default_factory=dict)
     """``/proc/stat`` per CPU at each mark."""
-    server_actions: dict[float, float | None] = field(default_factory=dict)
-    """Boneyard's own count of applied actions (/metrics) at the steady window's ends."""
+    server_actions: dict[float, tuple[float, float] | None] = field(default_factory=dict)
+    """Boneyard's own count of applied actions (/metrics) at the steady window's ends, with the moment
+    (seconds from t0) its answer came: a saturated server answers a scrape late."""
     results: list[dict[str, Any]] = field(default_factory=list)
     server_alive: bool = True
     log_text: str = ""
@@ -90,7 +91,9 @@ def _counted(m: Measurement, steady_from: float) -> float | None:
     first, last = m.server_actions.get(steady_from), m.server_actions.get(m.duration)
     if first is None or last is None:
         return None
-    return (last - first) / (m.duration - steady_from)
+    # The clients stop acting at the window's end, so a late last answer adds no actions, only time.
+    elapsed = min(last[0], m.duration) - first[0]
+    return (last[1] - first[1]) / elapsed if elapsed > 0 else None
 
 
 def summarize(m: Measurement) -> dict[str, Any]:
