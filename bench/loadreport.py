@@ -162,7 +162,8 @@ def summarize(m: Measurement) -> dict[str, Any]:
         "unanswered": max(0, len(sent) - len(lat)) if m.pace != "bots" else 0,
         "server_cpu_pct": {"steady": server_steady, "window": procstats.cpu_percent(start, end, duration)},
         "server_system_pct": {
-            "window": 100.0 * (end.system_seconds - start.system_seconds) / duration if duration else 0.0
+            "steady": 100.0 * (end.system_seconds - mid.system_seconds) / steady_s if steady_s else 0.0,
+            "window": 100.0 * (end.system_seconds - start.system_seconds) / duration if duration else 0.0,
         },
         "server_rss_kib": {"idle": m.idle.rss_kib, "end": end.rss_kib, "peak": end.hwm_kib},
         "kib_per_connection": (end.rss_kib - m.idle.rss_kib) / conns if conns else math.nan,
@@ -239,14 +240,18 @@ def print_table(runs: list[dict[str, Any]]) -> None:
             ratio = f", {us / cpu_per_action_us(bare)[0]:.2f}x the bare server's" if bare else ""
             kernel = f"({system:.0f} in the kernel)"
             print(f"{run['target']} flat: {us:.0f} µs of server CPU per action {kernel}{ratio}")
+            us, system = cpu_per_action_us(run, "steady")
+            ratio = f", {us / cpu_per_action_us(bare, 'steady')[0]:.2f}x" if bare else ""
+            print(f"    after the ramp: {us:.0f} µs ({system:.0f} in the kernel){ratio}")
     for run in runs:
         if run.get("server_counted_actions_per_s") is not None:
             counted = run["server_counted_actions_per_s"]
             print(f"boneyard {run['pace']}: the server counted {counted:.0f} actions/s (steady, /metrics)")
 
 
-def cpu_per_action_us(run: dict[str, Any]) -> tuple[float, float]:
-    """Server CPU per action over the whole window, in µs, and the kernel's part of it (system time)."""
-    actions = max(1e-9, run["actions_per_s"]["window"])
-    system = run.get("server_system_pct", {}).get("window", math.nan)
-    return run["server_cpu_pct"]["window"] / 100 / actions * 1e6, system / 100 / actions * 1e6
+def cpu_per_action_us(run: dict[str, Any], part: str = "window") -> tuple[float, float]:
+    """Server CPU per action in µs, and the kernel's part of it (system time); ``part``: over the
+    whole window (tables joining included) or the steady part after the ramp."""
+    actions = max(1e-9, run["actions_per_s"][part])
+    system = run.get("server_system_pct", {}).get(part, math.nan)
+    return run["server_cpu_pct"][part] / 100 / actions * 1e6, system / 100 / actions * 1e6
