@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The table tier compiled with mypyc, in a throwaway clone: how much of Boneyard's CPU per action is
-# CPython's interpreter. A measurement, not a build we ship (see bench/README.md, "A compiled table tier").
+# CPython's interpreter. A measurement, not a build we ship (bench/README.md, "Where the CPU per action goes, and a compiled table tier").
 #
 #   bash bench/try_mypyc.sh [DIR]        # DIR: where the clone goes (default /tmp/boneyard-mypyc)
 #
@@ -21,8 +21,8 @@ names = re.findall(r'"(\w+)"', re.search(r"    __slots__ = \((.*?)\)\n", text, r
 text = text.replace("for name in MoonState.__slots__:", "for name in _FIELDS:") + f"\n\n_FIELDS = {tuple(names)!r}\n"
 open(path, "w").write(text)
 PY
-tree=build/typecheck/boneyard
-mkdir -p "$tree" && for folder in protocol server clients; do ln -sfn "../../../$folder" "$tree/$folder"; done
+# The tree of links that spells out the boneyard.* mapping, as the type check builds it.
+bash .ci/typecheck --version >/dev/null
 cd build/typecheck
 # The act path: engine, translation, fan-out, timer, match, table, sessions, commands, outbox, codec; and
 # the two interpreted subclasses of compiled classes (Client, RelaySession), which must be compiled too.
