@@ -132,10 +132,7 @@ class GameCycle:
             players, seeds = len(self.seats), stored.player_seeds
             stored_seeds = GameSeeds.stored(players, stored.seed, stored.deal_algorithm, seeds, stored.dealt)
             match = self._new_match(stored.games, stored_seeds)
-            regenerated = match.replay(actions, regenerate_from)
-            if match.pause is not None:
-                match.pause.ready = set(stored.hand_ready or ())
-            return regenerated
+            return match.replay(actions, stored.hand_ready, regenerate_from)
         return []
 
     def resume_turn(self, seconds_left: float | None) -> None:

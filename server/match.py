@@ -104,10 +104,15 @@ class Match:
         return view_model(self.spec.name, self.engine.view(viewer), hide_actions=hand_over)
 
     def replay(
-        self, actions: Iterable[tuple[int, Any, bool]], regenerate_from: int | None = None
+        self,
+        actions: Iterable[tuple[int, Any, bool]],
+        hand_ready: Iterable[int] | None = None,
+        regenerate_from: int | None = None,
     ) -> list[Regenerated | None]:
         """A restore: deal again from the stored seeds and replay the stored actions (nothing is sent or
         written); a game whose first deal was still waiting for seeds waits again (:meth:`resume_turn`).
+        After a hand's last action the table was pausing if it stored the pause's ready seats
+        (``hand_ready``), else it had dealt the next hand, as it is dealt again here.
 
         From action ``regenerate_from`` on, each action's messages to each seated player are made again
         as the live fan-out made them (events, then the turn; see :meth:`_regenerated`), for exact
@@ -126,7 +131,10 @@ class Match:
             if regenerate_from is not None and k >= regenerate_from:
                 regenerated.append(self.fan_out.regenerate(engine, events, auto, seated))
         if engine.between_hands and not engine.is_over:
-            self.breaks.restored(engine.hand_number)  # mid-pause: armed again by resume_turn
+            if hand_ready is None:
+                engine.deal_next()  # no pause, or it had ended: that hand's first turn resumes
+            else:
+                self.breaks.restored(engine.hand_number, hand_ready)  # armed again by resume_turn
         return regenerated
 
     def resume_turn(self, seconds_left: float | None) -> None:

@@ -16,7 +16,7 @@ next hand once every human is ready or the time is up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -128,16 +128,17 @@ class HandBreak:
         if seconds <= 0 or pause.done(self.game.seats):
             return False
         self.pause = pause
+        self.room.stored()  # the pause's ready seats (none yet) are stored with the table
         if self.host.stopping:
             return True  # a restarted server pauses afresh
         self._arm(seconds)
-        self.room.stored()  # the pause's ready seats (none yet) are stored with the table
         self._tell()
         return True
 
-    def restored(self, hand_number: int) -> None:
-        """A restore stopped between hands: the pause is back, armed by :meth:`resume`."""
-        self.pause = HandPause(hand_number, 0.0)
+    def restored(self, hand_number: int, ready: Iterable[int]) -> None:
+        """A restore stopped in a pause between hands: it is back with its ready seats, armed by
+        :meth:`resume`."""
+        self.pause = HandPause(hand_number, 0.0, set(ready))
 
     def resume(self, seconds_left: float | None) -> None:
         """After a restore: the pause goes on to its stored end (``None``: a whole pause)."""

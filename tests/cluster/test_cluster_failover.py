@@ -2,7 +2,8 @@
 
 Every game still finishes; each client saw only actions that are in the record, in the record's order,
 and the record replays through the engine (an action lost or applied twice would not); the oracle
-finds no tile leaked in any frame, the snapshot that follows the takeover included.
+finds no tile leaked in any frame, the snapshot that follows the takeover included. Killed between a
+hand's deal and its first action, the table comes back in that hand, not in a pause before it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import pytest
 from clusterkit import Node, Player, cluster, join_seats, not_subsequence
 from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
+from server_testkit import choose
 
+from boneyard.protocol import unfolded
 from boneyard.server.games.records import replay
 
 if TYPE_CHECKING:
@@ -84,3 +87,44 @@ async def test_killing_the_owner_mid_hand_loses_no_game_and_no_action(
             assert [m.type for m in after].count("snapshot") == 1, "the new owner's snapshot, once"
             assert not not_subsequence(seen_actions(player.log, table_id), actions)
             assert check_connection(player.log, player.seat, record, table_id) > 0
+
+
+async def play_to_hand(player: Player, table_id: str, hand: int, rng: random.Random) -> None:
+    """Play (as :meth:`Player.play`) until hand ``hand`` is dealt; its first turn is left unread."""
+    while True:
+        message = await player.next()
+        assert message.type != "error", message
+        for part in unfolded(message):
+            if part.type == "turn" and part.table_id == table_id and part.legal_actions:
+                await player.send(
+                    type="act", table_id=table_id, action=choose(part.legal_actions, rng).model_dump()
+                )
+            elif part.type == "event" and part.event.type == "hand_started" and part.event.hand == hand:
+                return
+
+
+async def test_killing_the_owner_between_a_deal_and_its_first_action_resumes_that_hand(
+    nats_server: NatsServer,
+) -> None:
+    async with cluster(nats_server.url, 3, LEASE) as (a, b, owner):
+        table_id, players = await seated_table(owner, [a, b], "moon", {"target": 14}, "d")
+        rng = random.Random(7)
+        await asyncio.wait_for(
+            asyncio.gather(*(play_to_hand(p, table_id, 1, random.Random(rng.random())) for p in players)), 30
+        )
+        await owner.stop(signal.SIGKILL)  # nobody has acted in hand 1 (its first turn is unread)
+        at_kill = [len(p.log) for p in players]
+        for player in players:  # the new owner's snapshot: hand 1, its first turn's clock running
+            snapshot = await player.until(lambda m: m.type == "snapshot", timeout=30)
+            assert snapshot.pause is None, "no pause: hand 1 had been dealt"
+            assert snapshot.view is not None and snapshot.view.hand_number == 1
+            assert snapshot.time_left_ms is not None and 0 < snapshot.time_left_ms <= 60_000
+        plays = [asyncio.create_task(p.play(table_id, random.Random(rng.random()))) for p in players]
+        overs = await asyncio.wait_for(asyncio.gather(*plays), 90)
+        assert all(o.type == "game_over" for o in overs)
+        reply = await players[0].request(type="get_record", record_id=overs[0].record_id)
+    record = reply.record.model_dump()
+    assert replay(record).is_over
+    for player, kill in zip(players, at_kill, strict=True):
+        assert [m.type for m in player.log[kill:]].count("snapshot") == 1, "the new owner's, once"
+        assert check_connection(player.log, player.seat, record, table_id) > 0

@@ -163,3 +163,46 @@ def test_a_restored_table_resumes_its_pause_with_its_time_left_and_ready_seats()
     assert back.match.pause is not None and back.moves == table.moves
     clock2.advance(0.2)  # bo did not come back within the grace period: away, so ready
     assert back.seats[1].auto and back.match.pause is None and back.engine.hand_number == 1
+
+
+@pytest.mark.parametrize("pause_seconds", [0.0, 40.0])
+def test_a_table_restored_after_the_next_deal_resumes_that_hand_not_a_pause(pause_seconds: float) -> None:
+    """Stopped between a hand's deal and its first action: the next hand was dealt (at once, or at the
+    pause's end), so it comes back dealt, its first turn to its stored deadline, with no pause."""
+    log = FakeHost().table_log
+    lobby, clock = lobby_with_clock(log, hand_pause_seconds=pause_seconds, grace_seconds=10)
+    moon = game_spec("moon")
+    table = lobby.open_table(moon, moon.options_from_dict({}), 30, bots=[2])
+    ana, bo = Player(lobby.new_session("ana")), Player(lobby.new_session("bo"))
+    table.join(ana.session, 0, reply_to=None)
+    table.join(bo.session, 1, reply_to=None)
+    for _ in range(5_000):
+        if started(ana) >= 2:
+            break
+        if table.match is not None and table.match.pause is not None:
+            table.ready(ana.session), table.ready(bo.session)
+            continue
+        engine = table.engine
+        mover = engine.to_move if engine is not None else None
+        who = {0: ana, 1: bo}.get(mover) if mover is not None else None
+        if who is not None and who.of_type("turn") and who.last("turn").legal_actions:
+            play_turn(table, who)
+        else:
+            clock.advance(0.5)
+    live = table.engine
+    assert live is not None and live.hand_number == 1 and live.to_move is not None
+    assert table.match is not None and table.match.pause is None
+    clock.advance(2.0)
+    left = table.time_left_ms()
+
+    again, clock2 = lobby_with_clock(log, hand_pause_seconds=pause_seconds, grace_seconds=10)
+    clock2.wall_offset = clock.wall() - clock2.time()  # the restart took no time
+    tables, sessions = log.load()
+    assert restore(again, tables, sessions, clock2.wall(), again.settings.grace_seconds) == 1
+    back = again.tables[table.table_id]
+    assert back.match is not None and back.engine is not None
+    assert back.match.pause is None and back.hand_ready is None and not back.engine.between_hands
+    assert (back.engine.hand_number, back.engine.to_move) == (1, live.to_move)
+    assert back.engine.view(0) == live.view(0) and back.moves == table.moves
+    if live.to_move in (0, 1):  # a human's first turn goes on to its stored deadline
+        assert left is not None and abs((back.time_left_ms() or 0) - left) <= 10
