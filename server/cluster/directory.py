@@ -6,7 +6,8 @@ change) and the resume tokens (so that a player whose node died resumes through 
 
 A :class:`Directory` keeps a local mirror, fed by a watch on the whole bucket, so reads are
 dictionary look-ups and never wait on the network; :meth:`Directory.changes` yields each change as it
-arrives, removals as ``None``. Writes go to NATS and come back through the watch like anyone's.
+arrives, removals as ``None``. Writes go to NATS and come back through the watch like anyone's; a
+reader that must see a write acknowledged elsewhere a moment ago waits for :meth:`Directory.caught_up`.
 
 A removal leaves a delete marker in the bucket (every watcher must see it: a mirror drops the key);
 markers would pile up, one for every table that ever ended, so :meth:`Directory.sweep` purges the
@@ -49,6 +50,10 @@ class Directory:
         self._listeners: list[asyncio.Queue[Change]] = []
         self._watcher: KeyValue.KeyWatcher | None = None
         self._feed: asyncio.Task[None] | None = None
+        self._seen = 0
+        """The bucket's last revision the watch delivered."""
+        self._catching: list[tuple[int, asyncio.Future[None]]] = []
+        """Who waits for the watch to deliver a revision (:meth:`caught_up`)."""
 
     @classmethod
     async def open(cls, js: JetStreamContext, name: str) -> Directory:
@@ -84,6 +89,30 @@ class Directory:
             self._markers.pop(entry.key, None)
         for queue in self._listeners:
             queue.put_nowait((entry.key, value))
+        self._seen = max(self._seen, entry.revision or 0)
+        if self._catching:
+            waiting = self._catching
+            self._catching = [(target, f) for target, f in waiting if target > self._seen]
+            for target, future in waiting:
+                if target <= self._seen and not future.done():
+                    future.set_result(None)
+
+    async def caught_up(self, timeout: float) -> bool:
+        """Wait until the watch has delivered every change the bucket held when asked: a write
+        acknowledged anywhere before this call is in :attr:`entries` and told to the listeners once it
+        returns. ``False``: not within ``timeout`` seconds (a change purged before the watch delivered
+        it is never delivered; the caller goes on with what it has)."""
+        status = await self._bucket.status()
+        target = status.stream_info.state.last_seq
+        if target <= self._seen:
+            return True
+        future = asyncio.get_running_loop().create_future()
+        self._catching.append((target, future))
+        try:
+            await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            return False
+        return True
 
     async def put(self, key: str, value: bytes) -> int:
         """Write ``key``; its new revision."""
@@ -167,6 +196,13 @@ class Changes:
 
     async def __anext__(self) -> Change:
         return await self._queue.get()
+
+    def taken(self) -> list[Change]:
+        """The changes arrived but not taken yet, taken now (in order: the iteration goes on after them)."""
+        changes = []
+        while not self._queue.empty():
+            changes.append(self._queue.get_nowait())
+        return changes
 
     def close(self) -> None:
         if self._queue in self._listeners:

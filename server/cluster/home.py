@@ -69,6 +69,10 @@ class Owners(Protocol):
 
     def seats_of(self, player_id: str) -> Sequence[tuple[Listing, int]]: ...
 
+    async def caught_up(self) -> None:
+        """Every change the directory held a moment ago is seen (``seats_of`` answers from it)."""
+        ...
+
 
 class Records(Protocol):
     """The cluster's finished records (:class:`~boneyard.server.cluster.records.ClusterRecords`)."""
@@ -318,6 +322,7 @@ class HomeSide:
             link.close_with(4002, "unknown or expired resume token")
             return
         player_id, name, _ = msgpack.unpackb(entry.value)
+        await self._owners.caught_up()  # a seat taken a moment ago, on its way to this node's mirror
         session = lobby.by_token.get(token) or lobby.restore_session(StoredSession(token, player_id, name))
         self.homed[player_id] = session
         self._seat(session)

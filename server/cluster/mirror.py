@@ -12,7 +12,9 @@ anyone hears of the table (``table_created``, the new owner's snapshot), and a n
 not caught up yet can ask the bucket (:meth:`LobbyMirror.look_up`) and be sure of the answer.
 
 Each entry is ``[owner, status, table_info bytes, [player id or None per seat]]``: the player ids let
-a node that resumes a player whose home was another node name their seats in ``welcome``.
+a node that resumes a player whose home was another node name their seats in ``welcome``. So a change
+of who sits is written ahead too (the ``seated`` reply waits for it): coalesced, a player whose node
+died within moments of sitting down resumed elsewhere to a ``welcome`` without the seat.
 
 Each table's writes are in order, different tables' at once: a table's first entry is written in its
 own line of the node's :class:`~boneyard.server.cluster.writes.Writes` (key ``entry <table id>``, not
@@ -35,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from boneyard.server.cluster.directory import Directory
+from boneyard.server.cluster.directory import Changes, Directory
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.pushes import Listed
 from boneyard.server.seats import Listener
@@ -48,6 +50,9 @@ log = logging.getLogger("boneyard.cluster")
 
 DIRECTORY_SECONDS = 0.05
 """A table's changes reach the directory within this (several changes in between: one write)."""
+
+CATCH_UP_SECONDS = 2.0
+"""How long a resume waits for this node's mirror to catch up with the directory before it goes on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,20 +93,32 @@ class LobbyMirror:
         """This node's tables whose entry is written: the entry's revision, as this node wrote it last."""
         self._behind: set[str] = set()
         """Tables changed while their first entry was still on its way: written once it is."""
+        self._holders: dict[str, tuple[str | None, ...]] = {}
+        """Who sits at each of this node's tables, as last queued for the directory."""
         self.on_moved: Callable[[str, str], None] | None = None
         """Told ``(table_id, new owner)`` when another node's table gets a new owner."""
         self._publishing: asyncio.Task[None] | None = None
         self._feed: asyncio.Task[None] | None = None
+        self._changes: Changes | None = None
 
     def attach(self, lobby: Lobby) -> None:
         """List the directory's tables in ``lobby`` and follow its changes; publish the lobby's own."""
         self.lobby = lobby
         lobby.pushes.remote = self
         lobby.pushes.on_note = self.noted
-        changes = self.directory.changes()
+        changes = self._changes = self.directory.changes()
         for key, value in self.directory.entries.items():
             self._listing(key, value)
         self._feed = asyncio.get_running_loop().create_task(self._follow(changes))
+
+    async def caught_up(self) -> None:
+        """List every change the directory held a moment ago (a resume's seat look-up: a seat taken on
+        another node a moment ago was written ahead of its ``seated``, so it is found)."""
+        if not await self.directory.caught_up(CATCH_UP_SECONDS):
+            log.warning("the directory did not catch up within %g s: going on without", CATCH_UP_SECONDS)
+        if self._changes is not None:
+            for key, value in self._changes.taken():  # those the follower has not taken yet
+                self._listing(key, value)
 
     async def flush(self) -> None:
         """Wait for the directory write under way (if any)."""
@@ -188,10 +205,17 @@ class LobbyMirror:
         the frames that tell of it."""
         lobby = self.lobby
         table = lobby.tables.get(table_id) if lobby is not None else None
-        if table is not None and table_id not in self._entered:
-            self._entered.add(table_id)
-            self._writes.write(lambda: self._enter(table_id), f"entry {table_id}")
-            return
+        if table is not None:
+            holders = _holders(table)
+            if table_id not in self._entered:
+                self._entered.add(table_id)
+                self._holders[table_id] = holders
+                self._writes.write(lambda: self._enter(table_id), f"entry {table_id}")
+                return
+            if holders != self._holders.get(table_id):  # after the first entry, in its line
+                self._holders[table_id] = holders
+                self._writes.write(lambda: self._update(table_id), f"entry {table_id}")
+                return
         self._dirty.add(table_id)
         if self._publishing is None:
             self._publishing = asyncio.get_running_loop().create_task(self._publish_soon())
@@ -209,6 +233,7 @@ class LobbyMirror:
         self._entered.discard(table_id)
         self._revisions.pop(table_id, None)
         self._behind.discard(table_id)
+        self._holders.pop(table_id, None)
 
     async def _enter(self, table_id: str) -> None:
         lobby = self.lobby
@@ -230,8 +255,7 @@ class LobbyMirror:
             self.noted(table_id)
 
     def _entry(self, table: Table) -> bytes:
-        players = [None if s.session is None else s.session.player_id for s in table.seats]
-        value: bytes = msgpack.packb([self.name, table.status, table.info_packed(), players])
+        value: bytes = msgpack.packb([self.name, table.status, table.info_packed(), _holders(table)])
         return value
 
     async def _publish_directory(self) -> None:
@@ -275,3 +299,8 @@ class LobbyMirror:
         if found is None or msgpack.unpackb(found[0])[0] != self.name:
             return None
         return await self.directory.update(table_id, self._entry(table), found[1])
+
+
+def _holders(table: Table) -> tuple[str | None, ...]:
+    """The player id holding each seat (``None``: empty, or a bot's)."""
+    return tuple(None if s.session is None else s.session.player_id for s in table.seats)

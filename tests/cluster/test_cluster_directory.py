@@ -72,3 +72,26 @@ async def test_changes_arrive_in_the_order_they_were_written(nc: NATS) -> None:
     assert "t1" not in directory.entries and directory.entries["t2"] == b"end"
     changes.close()
     await directory.close()
+
+
+async def test_once_caught_up_a_mirror_holds_every_write_acknowledged_before(
+    nats_server: NatsServer, nc: NATS
+) -> None:
+    """What a resume through another node relies on: a seat written (and acknowledged) on one node
+    is in every other node's mirror, and its listeners' changes, once ``caught_up`` returns."""
+    other = await nats.connect(nats_server.url)
+    try:
+        a = await Directory.open(nc.jetstream(), "boneyard-tables")
+        b = await Directory.open(other.jetstream(), "boneyard-tables")
+        changes = b.changes()
+        for n in range(30):
+            await a.put(f"t{n}", b"seat %d" % n)
+            assert await b.caught_up(5.0)
+            assert b.entries[f"t{n}"] == b"seat %d" % n  # no wait in between: caught up
+            assert changes.taken() == [(f"t{n}", b"seat %d" % n)]  # in order, taken once
+        assert await b.caught_up(5.0) and changes.taken() == []  # nothing new: at once, nothing more
+        changes.close()
+        await a.close()
+        await b.close()
+    finally:
+        await other.close()
