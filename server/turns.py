@@ -23,6 +23,10 @@ from boneyard.server.seats import Seat
 
 log = logging.getLogger("boneyard.table")
 
+_DUE_WITHIN = 1e-6
+"""A deadline this close is due: the float residue of its arithmetic, far below any loop's timer
+resolution (uvloop's is a millisecond), which would otherwise wait again for nothing."""
+
 
 class Timed(Protocol):
     """The game as its timer sees it (``boneyard.server.match.Match``)."""
@@ -47,7 +51,7 @@ class Timed(Protocol):
 class TurnTimer:
     """A game's one timer, armed for the seat to move (:meth:`schedule`) or for the deal (:meth:`later`)."""
 
-    __slots__ = ("_deadline", "_timer", "game", "host", "room")
+    __slots__ = ("_armed", "_deadline", "_timer", "game", "host", "room")
 
     def __init__(self, host: TableHost[Any], room: Room, game: Timed) -> None:
         self.host = host
@@ -56,6 +60,8 @@ class TurnTimer:
         self._timer: Cancellable | AfterCommit | None = None
         self._deadline: float | None = None
         """Clock time by which the (human) seat to move must act; ``None``: no timer running."""
+        self._armed: float | None = None
+        """When ``_timer``, if it is a deadline's, fires: at or before ``_deadline`` (``None``: it is not)."""
 
     def time_left_ms(self) -> int | None:
         if self._deadline is None:
@@ -78,47 +84,72 @@ class TurnTimer:
 
     def schedule(self, seat: Seat, seconds: float | None = None) -> None:
         """Arm the one timer for the seat to move: a bot's move, or the player's time running out
-        (in ``seconds``, by default the table's turn time; its wall-clock deadline is stored)."""
-        self.cancel()
+        (in ``seconds``, by default the table's turn time; its wall-clock deadline is stored).
+
+        A player's deadline keeps the timer already armed for an earlier one (it fires, sees the time
+        left, and waits again, :meth:`_time_out`): every action sets a deadline, a cancelled timer and
+        a new one per action cost more than one wait more per turn time."""
         host = self.host
-        if host.stopping:
-            return  # a stopping server moves no more (its journal may be closed already)
+        if seat.bot_plays or host.stopping or (limit := self.room.turn_limit(seat)) is None:
+            if self._armed is not None and not seat.bot_plays and not host.stopping:
+                self._deadline = None  # an untimed human to move: the armed timer finds no deadline
+                return
+            self.cancel()
+            if seat.bot_plays and not host.stopping:
+                self._schedule_bot(seat)
+            return
+        clock = host.clock
+        seconds = limit if seconds is None else seconds
+        deadline = clock.time() + seconds
+        if self._armed is None or self._armed > deadline:
+            self.cancel()
+            self._timer = clock.call_later(seconds, self._time_out)
+            self._armed = deadline
+        self._deadline = deadline
+        host.table_log.deadline(self.room.table_id, self.game.moves, clock.wall() + seconds)
+
+    def _schedule_bot(self, seat: Seat) -> None:
+        host = self.host
         clock = host.clock
         settings = host.settings
-        if seat.bot_plays:
-            delay = self.room.bot_delay_ms
-            pace = settings.bots_only_move_seconds
-            if self.room.roster.bots_only() and (not delay or delay / 1000 <= pace):
-                # One move per loop pass at most, and no faster than moves are committed: a table of
-                # bots outrunning the disk would pile up frames held for the commit, without bound.
-                # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
-                # of such tables at full speed would take the CPU from every table with people at it.
-                pending = self._timer = AfterCommit(clock, self._bot_move)
-                if pace > 0:
-                    clock.call_later(pace, partial(host.table_log.after_commit, pending))
-                else:
-                    host.table_log.after_commit(pending)
-            elif seat.auto and seat.connected and not seat.bot:
-                # The player is there but timed out: give them a moment to take the seat back by acting.
-                self._timer = clock.call_later(settings.auto_turn_seconds, self._bot_move)
+        delay = self.room.bot_delay_ms
+        pace = settings.bots_only_move_seconds
+        if self.room.roster.bots_only() and (not delay or delay / 1000 <= pace):
+            # One move per loop pass at most, and no faster than moves are committed: a table of
+            # bots outrunning the disk would pile up frames held for the commit, without bound.
+            # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
+            # of such tables at full speed would take the CPU from every table with people at it.
+            pending = self._timer = AfterCommit(clock, self._bot_move)
+            if pace > 0:
+                clock.call_later(pace, partial(host.table_log.after_commit, pending))
             else:
-                seconds = settings.bot_delay_seconds if delay is None else delay / 1000
-                self._timer = clock.call_later(seconds, self._bot_move)
-        elif (limit := self.room.turn_limit(seat)) is not None:
-            seconds = limit if seconds is None else seconds
-            self._deadline = clock.time() + seconds
-            self._timer = clock.call_later(seconds, self._time_out)
-            host.table_log.deadline(self.room.table_id, self.game.moves, clock.wall() + seconds)
+                host.table_log.after_commit(pending)
+        elif seat.auto and seat.connected and not seat.bot:
+            # The player is there but timed out: give them a moment to take the seat back by acting.
+            self._timer = clock.call_later(settings.auto_turn_seconds, self._bot_move)
+        else:
+            seconds = settings.bot_delay_seconds if delay is None else delay / 1000
+            self._timer = clock.call_later(seconds, self._bot_move)
 
     def cancel(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self._deadline = None
+        self._armed = None
 
     def _time_out(self) -> None:
+        deadline = self._deadline
+        clock = self.host.clock
+        if deadline is not None and (left := deadline - clock.time()) > _DUE_WITHIN:
+            self._timer = clock.call_later(left, self._time_out)  # armed for an earlier deadline
+            self._armed = deadline
+            return
         self._timer = None
         self._deadline = None
+        self._armed = None
+        if deadline is None:
+            return  # armed for a deadline that has since gone (an untimed player to move)
         engine = self.game.engine
         if engine is None or engine.to_move is None or self.host.stopping:
             return
