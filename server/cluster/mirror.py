@@ -114,8 +114,13 @@ class LobbyMirror:
     async def caught_up(self) -> None:
         """List every change the directory held a moment ago (a resume's seat look-up: a seat taken on
         another node a moment ago was written ahead of its ``seated``, so it is found)."""
-        if not await self.directory.caught_up(CATCH_UP_SECONDS):
-            log.warning("the directory did not catch up within %g s: going on without", CATCH_UP_SECONDS)
+        try:
+            caught_up = await self.directory.caught_up(CATCH_UP_SECONDS)
+        except Exception as error:  # NATS out of reach a moment: the resume goes on with the mirror
+            log.warning("cannot ask the directory how far it is: %s", error)
+        else:
+            if not caught_up:
+                log.warning("the directory did not catch up within %g s: going on without", CATCH_UP_SECONDS)
         if self._changes is not None:
             for key, value in self._changes.taken():  # those the follower has not taken yet
                 self._listing(key, value)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING
 
 import nats
+import pytest
 from nats.aio.client import Client as NATS
 
 from boneyard.server.cluster.directory import Directory
+from boneyard.server.cluster.mirror import LobbyMirror
+from boneyard.server.cluster.writes import Writes
 
 
 async def _until(condition: object, seconds: float = 5.0) -> None:
@@ -95,3 +99,19 @@ async def test_once_caught_up_a_mirror_holds_every_write_acknowledged_before(
         await b.close()
     finally:
         await other.close()
+
+
+async def test_a_resume_goes_on_when_nats_cannot_say_how_far_the_directory_is(
+    nats_server: NatsServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """NATS out of reach as a player resumes through this node: the seat look-up goes on with the
+    mirror as it is, with one line in the log (no exception ends the resume)."""
+    gone = await nats.connect(nats_server.url)
+    directory = await Directory.open(gone.jetstream(), "boneyard-tables")
+    mirror = LobbyMirror("n1", directory, Writes(asyncio.get_running_loop()))
+    await gone.close()
+    with caplog.at_level(logging.WARNING, logger="boneyard.cluster"):
+        await mirror.caught_up()
+    assert [r.getMessage().split(":")[0] for r in caplog.records] == [
+        "cannot ask the directory how far it is"
+    ]
