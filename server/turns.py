@@ -90,13 +90,16 @@ class TurnTimer:
         left, and waits again, :meth:`_time_out`): every action sets a deadline, a cancelled timer and
         a new one per action cost more than one wait more per turn time."""
         host = self.host
-        if seat.bot_plays or host.stopping or (limit := self.room.turn_limit(seat)) is None:
-            if self._armed is not None and not seat.bot_plays and not host.stopping:
-                self._deadline = None  # an untimed human to move: the armed timer finds no deadline
-                return
+        if host.stopping or seat.bot_plays:
             self.cancel()
-            if seat.bot_plays and not host.stopping:
+            if not host.stopping:  # a stopping server moves no more (its journal may be closed already)
                 self._schedule_bot(seat)
+            return
+        limit = self.room.turn_limit(seat)
+        if limit is None:  # an untimed human to move
+            if self._armed is None:
+                self.cancel()
+            self._deadline = None  # an armed deadline's timer then finds none
             return
         clock = host.clock
         seconds = limit if seconds is None else seconds

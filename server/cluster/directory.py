@@ -111,6 +111,8 @@ class Directory:
         try:
             await asyncio.wait_for(future, timeout)
         except TimeoutError:
+            with contextlib.suppress(ValueError):  # not woken: no waiter left behind
+                self._catching.remove((target, future))
             return False
         return True
 

@@ -17,9 +17,7 @@ import pytest
 from clusterkit import Node, Player, cluster, join_seats, not_subsequence
 from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
-from server_testkit import choose
 
-from boneyard.protocol import unfolded
 from boneyard.server.games.records import replay
 
 if TYPE_CHECKING:
@@ -89,18 +87,9 @@ async def test_killing_the_owner_mid_hand_loses_no_game_and_no_action(
             assert check_connection(player.log, player.seat, record, table_id) > 0
 
 
-async def play_to_hand(player: Player, table_id: str, hand: int, rng: random.Random) -> None:
-    """Play (as :meth:`Player.play`) until hand ``hand`` is dealt; its first turn is left unread."""
-    while True:
-        message = await player.next()
-        assert message.type != "error", message
-        for part in unfolded(message):
-            if part.type == "turn" and part.table_id == table_id and part.legal_actions:
-                await player.send(
-                    type="act", table_id=table_id, action=choose(part.legal_actions, rng).model_dump()
-                )
-            elif part.type == "event" and part.event.type == "hand_started" and part.event.hand == hand:
-                return
+def hand_one(event: Any) -> bool:
+    """Hand 1 is dealt (its first turn, which follows, is left unread)."""
+    return event.type == "hand_started" and event.hand == 1
 
 
 async def test_killing_the_owner_between_a_deal_and_its_first_action_resumes_that_hand(
@@ -110,7 +99,8 @@ async def test_killing_the_owner_between_a_deal_and_its_first_action_resumes_tha
         table_id, players = await seated_table(owner, [a, b], "moon", {"target": 14}, "d")
         rng = random.Random(7)
         await asyncio.wait_for(
-            asyncio.gather(*(play_to_hand(p, table_id, 1, random.Random(rng.random())) for p in players)), 30
+            asyncio.gather(*(p.play(table_id, random.Random(rng.random()), until=hand_one) for p in players)),
+            30,
         )
         await owner.stop(signal.SIGKILL)  # nobody has acted in hand 1 (its first turn is unread)
         at_kill = [len(p.log) for p in players]

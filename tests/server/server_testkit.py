@@ -165,9 +165,15 @@ class Player:
 
     # -- playing ------------------------------------------------------------------------------------
 
-    async def play(self, table_id: str, rng: random.Random | None = None) -> Any:
-        """Act (a random legal action) whenever it is this connection's turn, until ``game_over``
-        (a ``turn`` inside an event, feature ``turn_in_event``, is a turn as well)."""
+    async def play(
+        self,
+        table_id: str,
+        rng: random.Random | None = None,
+        until: Callable[[Any], bool] = lambda event: event.type == "game_over",
+    ) -> Any:
+        """Act (a random legal action) whenever it is this connection's turn, until an event ``until``
+        accepts (``game_over``), which it returns; what follows that event stays unread (a ``turn``
+        inside an event, feature ``turn_in_event``, is a turn as well)."""
         rng = rng or random.Random(self.name)
         while True:
             message = await self.next()
@@ -176,7 +182,7 @@ class Player:
                 if part.type == "turn" and part.table_id == table_id and part.legal_actions:
                     action = choose(part.legal_actions, rng)
                     await self.send(type="act", table_id=table_id, action=action.model_dump())
-                elif part.type == "event" and part.table_id == table_id and part.event.type == "game_over":
+                elif part.type == "event" and part.table_id == table_id and until(part.event):
                     return part.event
 
 
