@@ -24,6 +24,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -41,8 +42,12 @@ def think(game: str, level: str, view: Any, seed: bytes) -> Any:
 
 
 def _worker_init(increment: int, server: int) -> None:
-    """In each worker: a lower priority, and an exit as soon as the server process is gone (a server
-    killed with SIGKILL cannot stop its workers, and a worker waiting for work would never notice)."""
+    """In each worker: SIGINT ignored, a lower priority, and an exit as soon as the server process is gone
+    (a server killed with SIGKILL cannot stop its workers, and a worker waiting for work would never notice).
+
+    Ctrl-C in a terminal signals the whole process group, the workers with the server: the server stops
+    them itself (:meth:`BotRunner.close`), and a worker interrupted in its wait would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if increment:
         with contextlib.suppress(OSError):  # not permitted here: run at the server's priority
             os.nice(increment)

@@ -7,17 +7,24 @@ import asyncio
 import contextlib
 import getpass
 import os
-import re
 import sys
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, NoReturn
 
+from pydantic import TypeAdapter, ValidationError
+
 from boneyard.clients.cli.core.commands import CommandError
 from boneyard.clients.cli.core.session import Client
 from boneyard.clients.cli.ui.app import LineUI
-from boneyard.protocol.values import PARTNERSHIP_PLAYERS, check_partnerships
-
-_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
+from boneyard.protocol.handshake import Identify
+from boneyard.protocol.values import (
+    PARTNERSHIP_PLAYERS,
+    BotDelayMs,
+    MoonOptions,
+    StraightOptions,
+    TurnSeconds,
+    check_partnerships,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,24 +32,40 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
+def _words(error: ValidationError) -> str:
+    """A protocol model's first complaint as words, e.g. ``input should be greater than or equal to 1``."""
+    message = str(error.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
+    return message[:1].lower() + message[1:]
+
+
 def _name(value: str) -> str:
-    if not _NAME.match(value):
-        raise argparse.ArgumentTypeError("a name is 1-32 characters with no control characters")
+    """The name as ``identify`` takes it (the protocol's rule: length, characters, ``bot-`` reserved)."""
+    try:
+        Identify(type="identify", name=value)
+    except ValidationError as error:
+        raise argparse.ArgumentTypeError(f"{value!r}: {_words(error)}") from None
     return value
 
 
+_TURN_SECONDS: TypeAdapter[int] = TypeAdapter(TurnSeconds)
+_BOT_DELAY_MS: TypeAdapter[int] = TypeAdapter(BotDelayMs)
+
+
+def _number(adapter: TypeAdapter[int], value: str) -> int:
+    """A whole number the protocol's own type accepts."""
+    try:
+        return adapter.validate_python(int(value))
+    except ValueError as error:  # not a number, or out of the protocol's bounds (ValidationError)
+        words = _words(error) if isinstance(error, ValidationError) else "not a whole number"
+        raise argparse.ArgumentTypeError(f"{value!r}: {words}") from None
+
+
 def _turn(value: str) -> int | None:
-    if value in ("none", "0"):
-        return None
-    if not value.isdigit() or not 5 <= int(value) <= 3600:
-        raise argparse.ArgumentTypeError("turn time is 5..3600 seconds, or none")
-    return int(value)
+    return None if value in ("none", "0") else _number(_TURN_SECONDS, value)
 
 
 def _bot_delay(value: str) -> int:
-    if not value.isdigit() or not 0 <= int(value) <= 10_000:
-        raise argparse.ArgumentTypeError("0 to 10000 milliseconds")
-    return int(value)
+    return _number(_BOT_DELAY_MS, value)
 
 
 def _pause(value: str) -> float:
@@ -56,10 +79,8 @@ def _pause(value: str) -> float:
 
 
 def _default_name() -> str:
-    with contextlib.suppress(Exception):
-        name = getpass.getuser()[:32]
-        if _NAME.match(name):
-            return name
+    with contextlib.suppress(Exception):  # no user name, or one the protocol refuses
+        return _name(getpass.getuser()[:32])
     return "player"
 
 
@@ -107,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="how well the bots play (default: the server's basic)",
     )
     common(play)
+    play.set_defaults(usage_error=play.error)  # options that do not fit the game: `boneyard play: error: ...`
 
     replay = sub.add_parser("replay", help="step through a finished game's record")
     replay.add_argument("record", help="a boneyard-record/1 JSON file (one record, an array, or JSON Lines)")
@@ -127,7 +149,19 @@ def _colour(args: argparse.Namespace) -> bool:
 
 
 def play_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
-    """The table options ``play`` asks for, and the number of seats; ValueError if they do not fit."""
+    """The table options ``play`` asks for, and the number of seats; ValueError, in words and naming the
+    flag, if they do not fit (the protocol's option models are the check)."""
+    options, players = _requested(args)
+    try:
+        (MoonOptions if args.game == "moon" else StraightOptions).model_validate(options)
+    except ValidationError as error:
+        field = str(error.errors()[0]["loc"][0]) if error.errors()[0]["loc"] else ""
+        flag = f"argument --{field.replace('_', '-')}: " if field in options else ""
+        raise ValueError(f"{flag}{_words(error)}") from None
+    return options, players
+
+
+def _requested(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
     options: dict[str, Any] = {}
     if args.target is not None:
         options["target"] = args.target
@@ -230,8 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 play_options(args)
             except ValueError as error:
-                print(f"boneyard: {error}", file=sys.stderr)
-                return 2
+                args.usage_error(str(error))
             return asyncio.run(_play(args))
         return asyncio.run(_session(args.url, args))
     except KeyboardInterrupt:  # Ctrl-C outside the prompt (e.g. while connecting)
