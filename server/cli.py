@@ -190,7 +190,8 @@ def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
 
 _DB_HELP = (
     "the SQLite database (default $XDG_DATA_HOME/boneyard/boneyard.db, else "
-    "~/.local/share/boneyard/boneyard.db; env BONEYARD_DB)"
+    "~/.local/share/boneyard/boneyard.db, made if missing; any other PATH's directory must exist; "
+    "env BONEYARD_DB)"
 )
 
 

@@ -212,12 +212,19 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
 
 
 def open_database(path: Path) -> Database:
-    """Lock, check, migrate and open the database at ``path`` (created if missing)."""
+    """Lock, check, migrate and open the database at ``path``, created (and logged) if missing.
+
+    Only the default path's directory is created: any other path names a directory that must exist,
+    so that a typo in ``--db`` is an error, not a new, empty server."""
     _check_path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise StorageError(f"cannot create the directory of {path}: {error.strerror}") from None
+    if path == default_path():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StorageError(f"cannot create the directory of {path}: {error.strerror}") from None
+    elif not path.parent.is_dir():
+        raise StorageError(f"cannot create {path}: there is no directory {path.parent}")
+    new = not path.exists() or path.stat().st_size == 0
     lock_fd, lock_path = _lock(path)
     try:
         _keep_damaged_wal(path)
@@ -233,6 +240,8 @@ def open_database(path: Path) -> Database:
     except BaseException:
         _unlock(lock_fd, lock_path)
         raise
+    if new:
+        log.info("new database at %s", path)
     return Database(path, connection, lock_fd, lock_path)
 
 

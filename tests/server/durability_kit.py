@@ -80,19 +80,22 @@ class ServerProcess:
         return await asyncio.wait_for(self.process.wait(), 10)
 
 
-async def start_server(db: Path, *args: str, env: dict[str, str] | None = None) -> asyncio.subprocess.Process:
-    """Start ``serve`` on ``db`` (any free port); the caller reads its output."""
+async def start_server(
+    db: Path | None, *args: str, env: dict[str, str] | None = None
+) -> asyncio.subprocess.Process:
+    """Start ``serve`` on ``db`` (``None``: no ``--db``; any free port); the caller reads its output."""
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "boneyard.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-        "--db", str(db), *args,
+        *(() if db is None else ("--db", str(db))), *args,
         cwd=ROOT, env={**os.environ, **FAST, **(env or {})},
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
 
 
 @asynccontextmanager
-async def server_on(db: Path, env: dict[str, str] | None = None) -> AsyncIterator[ServerProcess]:
-    """A server on ``db`` (``env``: more settings), killed at the end if the test did not stop it."""
+async def server_on(db: Path | None, env: dict[str, str] | None = None) -> AsyncIterator[ServerProcess]:
+    """A server on ``db`` (``None``: no ``--db``; ``env``: more settings), killed at the end if the test
+    did not stop it."""
     process = await start_server(db, env=env)
     try:
         assert process.stdout is not None and process.stderr is not None

@@ -72,3 +72,32 @@ async def test_a_db_path_that_cannot_be_a_database_gets_one_clear_line(tmp_path:
     assert process.returncode == 1
     (line,) = err.decode().strip().splitlines()
     assert line.startswith("boneyard-server: ") and expected in line and str(db) in line, line
+
+
+async def test_a_db_in_a_missing_directory_is_one_line_and_creates_nothing(tmp_path: Path) -> None:
+    """A typo in ``--db`` is an error, not a new empty server (issue #24, item 11)."""
+    db = tmp_path / "nonexistent" / "dir" / "x.db"
+    process = await start_server(db)
+    out, err = await asyncio.wait_for(process.communicate(), 20)
+    assert process.returncode == 1 and b"serving" not in out
+    (line,) = err.decode().strip().splitlines()
+    assert line == f"boneyard-server: cannot create {db}: there is no directory {db.parent}", line
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_default_database_gets_its_directory_and_the_log_says_new_database(tmp_path: Path) -> None:
+    data = tmp_path / "data"  # $XDG_DATA_HOME, missing as on a fresh machine
+    default = data / "boneyard" / "boneyard.db"
+    env = {"XDG_DATA_HOME": str(data), "BONEYARD_LOG_LEVEL": "info"}
+    for first in (True, False):
+        async with server_on(None, env=env) as server:
+            assert await server.stop() == 0
+            assert server.process.stderr is not None
+            err = (await server.process.stderr.read()).decode()
+        assert default.is_file()
+        assert (f"new database at {default}" in err) is first, err
+    given = tmp_path / "given.db"  # an existing directory: no error, and the log says the file is new
+    async with server_on(given, env={"BONEYARD_LOG_LEVEL": "info"}) as server:
+        assert await server.stop() == 0
+        assert server.process.stderr is not None
+        assert f"new database at {given}" in (await server.process.stderr.read()).decode()

@@ -119,10 +119,16 @@ def test_a_database_written_by_an_older_version_is_migrated_and_keeps_its_data(t
     reopened.close()
 
 
-def test_a_missing_database_is_created_with_its_directory(tmp_path: Path) -> None:
-    db = tmp_path / "new" / "dir" / "boneyard.db"
+def test_a_missing_default_database_is_created_with_its_directory_and_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "new" / "dir"))
+    db = tmp_path / "new" / "dir" / "boneyard" / "boneyard.db"
     open_database(db).close()
-    assert db.is_file() and not (tmp_path / "new" / "dir" / "boneyard.db.lock").exists()  # removed on close
+    assert db.is_file() and not db.with_name("boneyard.db.lock").exists()  # removed on close
+    with pytest.raises(StorageError, match="there is no directory"):  # not the default: a typo, not made
+        open_database(tmp_path / "other" / "boneyard.db")
+    assert not (tmp_path / "other").exists()
 
 
 def test_the_lock_is_released_on_close(tmp_path: Path) -> None:
