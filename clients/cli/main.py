@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     teams.add_argument(
         "--no-partnerships", dest="partnerships", action="store_false", help="4 players, each alone"
     )
-    play.add_argument("--target", type=int, help="points to win (moon 21, straight 250)")
+    play.add_argument("--target", type=int, metavar="POINTS", help="points to win (moon 21, straight 250)")
     play.add_argument("--turn", type=_turn, default=60, metavar="SECONDS", help="turn time, or none")
     play.add_argument(
         "--bot-delay", type=_bot_delay, metavar="MS", help="milliseconds before each bot move (0..10000)"
