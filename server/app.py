@@ -38,6 +38,7 @@ from boneyard.server.lobby import Lobby
 from boneyard.server.machine import check_bindable, connection_cap, descriptor_limit, node_name
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
+from boneyard.server.proxies import TrustedProxies
 from boneyard.server.records import MemoryRecordStore, RecordStore
 from boneyard.server.settings import Settings
 from boneyard.server.storage.db import StorageError
@@ -170,7 +171,14 @@ class BoneyardServer:
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else self.cluster.writes if self.cluster else None
         commands = Commands(self.lobby, hello)
-        self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
+        self._ctx = ServerContext(
+            commands,
+            settings,
+            self.metrics,
+            Outbox(loop, gate),
+            decode_limits,
+            TrustedProxies(settings.trusted_proxies),
+        )
         if self.cluster is not None:
             lobby = self.lobby
             await self.cluster.attach(lobby, commands, self.metrics.watch_cluster(lambda: len(lobby.tables)))

@@ -30,6 +30,7 @@ from boneyard.server.logs import ids
 from boneyard.server.meter import TokenBucket
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import FrameWriter, Outbox
+from boneyard.server.proxies import TrustedProxies
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.wsconnection import BoneyardConnection
@@ -52,12 +53,13 @@ class ServerContext:
     metrics: Metrics
     outbox: Outbox
     limits: DecodeLimits
+    proxies: TrustedProxies
 
 
 class Client(FrameWriter):
     """A connection: its meters (socket tier), and its session and ``seq`` (kept by the table tier)."""
 
-    __slots__ = ("_bad", "_bucket", "_stamp", "_strikes", "ctx", "seq", "session")
+    __slots__ = ("_bad", "_bucket", "_client", "_stamp", "_strikes", "ctx", "seq", "session")
 
     def __init__(self, ws: BoneyardConnection, ctx: ServerContext) -> None:
         settings = ctx.settings
@@ -70,6 +72,9 @@ class Client(FrameWriter):
         self._strikes = 0.0
         self._bad = 0.0
         self._stamp = now
+        peer = self._peer_host()
+        self._client = ctx.proxies.client(peer, ws.request.headers) if ctx.proxies and ws.request else peer
+        """The client's address: the peer's, or whom a trusted proxy forwards for (server.proxies)."""
 
     def close_with(self, code: int, reason: str) -> None:
         if not self.closing:
@@ -81,7 +86,10 @@ class Client(FrameWriter):
         self.close_with(4004, "too slow: the send queue is full")
 
     def host(self) -> str:
-        """The peer's IP address (what per-address quotas count)."""
+        """The client's IP address (what per-address quotas count): the one a trusted proxy names."""
+        return self._client
+
+    def _peer_host(self) -> str:
         address = self.ws.remote_address
         return str(address[0]) if isinstance(address, tuple) and address else str(address)
 
@@ -90,12 +98,14 @@ class Client(FrameWriter):
         return player or self.address()
 
     def address(self) -> str:
-        """The peer as ``host:port`` (``[host]:port`` for IPv6)."""
+        """The peer as ``host:port`` (``[host]:port`` for IPv6), after the client's address when a trusted
+        proxy named it: ``198.51.100.7 via 10.0.0.2:41000``."""
         address = self.ws.remote_address
         if not isinstance(address, tuple) or len(address) < 2:
             return str(address)
         host = str(address[0])
-        return f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
+        peer = f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
+        return peer if self._client == host else f"{self._client} via {peer}"
 
     def charge(self, reply_bytes: int) -> None:
         """A reply of ``reply_bytes`` costs one more command per ``reply_bytes_per_command`` bytes (issue

@@ -12,10 +12,10 @@ import difflib
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
-from pydantic import Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, IPvAnyNetwork, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from boneyard.protocol.values import MAX_CHAT_CHARS
 from boneyard.server.storage.db import default_path
@@ -76,7 +76,12 @@ class Settings(BaseSettings):
     """Tables one player may own at once (created, and not yet removed); ``create_table`` beyond it gets
     ``unavailable``: one client cannot fill ``max_tables``."""
     tables_per_address: int = Field(default=32, ge=1)
-    """Tables the players of one IP address may own at once (behind a proxy every player shares one)."""
+    """Tables the players of one IP address may own at once (behind a proxy, set ``trusted_proxies``, or
+    every player shares the proxy's address)."""
+    trusted_proxies: Annotated[tuple[IPvAnyNetwork, ...], NoDecode] = ()
+    """Reverse proxies in front of the server, comma-separated addresses or networks (``10.0.0.0/8``,
+    ``::1``): on their connections only, the client's address is read from ``Forwarded`` or
+    ``X-Forwarded-For`` (for ``tables_per_address`` and the log). Empty: those headers are ignored."""
     empty_table_seconds: float = Field(default=60.0, gt=0)
     """A table nobody sits at or watches (created with ``seat: null``, or restored so) is removed after
     this long."""
@@ -176,6 +181,13 @@ class Settings(BaseSettings):
     """This node's name in the cluster (letters, digits, ``-`` and ``_``); ``None``: the host name and
     the port (the process id with port 0). Two nodes must never share one."""
 
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
     @model_validator(mode="after")
     def _resume_fits_queue(self) -> Self:
         # A resume replays the whole buffer at once: it must fit the send queue.
@@ -205,7 +217,8 @@ def describe() -> str:
     lines = ["settings (environment variables; the flags above win over them):"]
     for name, field in Settings.model_fields.items():
         default = field.get_default(call_default_factory=True)
-        shown = "none" if default is None else str(default).lower() if isinstance(default, bool) else default
+        shown = str(default).lower() if isinstance(default, bool) else default
+        shown = "none" if default in (None, ()) else shown
         lines.append(f"  {variable(name)} (default {shown})")
         lines.extend(
             textwrap.wrap(

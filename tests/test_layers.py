@@ -48,6 +48,7 @@ SOCKET_TIER = (
     "gckeeper",
     "hello",
     "wsconnection",
+    "proxies",
     "cli",
 )
 CLUSTER = (
@@ -211,7 +212,17 @@ def test_the_node_s_parts_meet_only_in_the_node() -> None:
 
 SOCKET_TIER_REACHES = {
     f"boneyard.server.{name}"
-    for name in ("commands", "logs", "meter", "metrics", "outbox", "session", "settings", "wsconnection")
+    for name in (
+        "commands",
+        "logs",
+        "meter",
+        "metrics",
+        "outbox",
+        "proxies",
+        "session",
+        "settings",
+        "wsconnection",
+    )
 }
 """What a connection may import of the server: it hands commands to ``commands`` and nothing else of
 the table tier (``session`` for the type of the session it carries)."""
