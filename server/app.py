@@ -202,7 +202,7 @@ class BoneyardServer:
             settings.host,
             settings.port,
             select_subprotocol=_select_subprotocol,
-            process_request=Endpoints(self._unhealthy, self.metrics),
+            process_request=Endpoints(self._unhealthy, self.metrics, settings.metrics_token_sha256),
             compression=None,  # permessage-deflate costs ~64 KiB per connection
             max_size=settings.max_frame_bytes,
             ping_interval=None,  # one server-wide heartbeat instead of a task per connection
@@ -215,6 +215,7 @@ class BoneyardServer:
         )
         self._port = int(self._server.sockets[0].getsockname()[1])
         self._heartbeat = loop.create_task(self._heartbeats())
+        self.metrics.loop_lag.start(loop)
         if settings.gc_freeze_seconds > 0:
             self._gc_keeper = self._gc.start(loop)
         log.info("serving", extra={"peer": f"{settings.host}:{self.port}"})
@@ -267,6 +268,7 @@ class BoneyardServer:
             for task in (self._heartbeat, self._gc_keeper):
                 if task is not None:
                     task.cancel()
+            self.metrics.loop_lag.stop()
             if self.storage is not None and self.failed is None:
                 # Sessions' logs, for exact resumes after the restart (seats were stored as they changed).
                 self.storage.log.session_logs(self.lobby.by_token.values())

@@ -136,8 +136,18 @@ class ManualClock:
 
 
 class ActionCounter(Protocol):
+    """What tables count (``boneyard.server.metrics.Metrics``)."""
+
     def action(self, kind: str) -> None:
         """Count an accepted action: ``player``, ``bot`` or ``auto``."""
+        ...
+
+    def game_finished(self, game: str) -> None:
+        """Count a game played to its end."""
+        ...
+
+    def turn_timed_out(self) -> None:
+        """Count a turn whose time ran out."""
         ...
 
 

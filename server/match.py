@@ -297,6 +297,7 @@ class Match:
         record_id = None
         if engine.is_over:
             record_id = self.room.record_id = self._store_record()
+            self.host.metrics.game_finished(self.spec.name)
         self.fan_out.send(events, self.room.roster.listeners(), record_id=record_id, auto=auto)
         if engine.is_over and self.seeds.fair:
             self._broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))

@@ -9,7 +9,14 @@ Each server has its own registry (tests run several servers in one process). Ser
 - ``boneyard_closes_total{code}``: connections the server closed, by close code;
 - ``boneyard_command_latency_seconds``: from a command frame's arrival to its broadcast frames being
   written to the sockets;
-- ``boneyard_actions_total{by}``: game actions applied, by who took them (``player``, ``bot``, ``auto``).
+- ``boneyard_actions_total{by}``: game actions applied, by who took them (``player``, ``bot``, ``auto``);
+- ``boneyard_games_finished_total{game}``: games played to their end, by game;
+- ``boneyard_turn_timeouts_total``: turns whose time ran out (the server played for the seat);
+- ``boneyard_event_loop_lag_seconds``: how late the event loop runs a callback due every half second
+  (a long stall shows here before players feel it);
+- ``boneyard_build_info{version, python}``: the running version;
+- ``process_*``: the process's CPU seconds, resident and virtual memory, open and maximum file
+  descriptors, start time (prometheus-client's process collector, on Linux).
 
 A durable server adds its database's:
 
@@ -22,11 +29,22 @@ A durable server adds its database's:
 
 from __future__ import annotations
 
+import asyncio
+import importlib.metadata
+import platform
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -35,6 +53,9 @@ TableCounts = Callable[[], Iterable[tuple[str, str, int]]]
 
 LATENCY_HELP = "From a command frame's arrival to its broadcast frames being written."
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+LAG_INTERVAL = 0.5
+"""Seconds between the event loop's lag measurements."""
+LAG_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
 class _TableCollector(Collector):
@@ -141,6 +162,19 @@ class Metrics:
             "Finished games' records encoded for get_record (once each while cached).",
             registry=reg,
         )
+        self.games_finished = Counter(
+            "boneyard_games_finished", "Games played to their end, by game.", ["game"], registry=reg
+        )
+        self.turn_timeouts = Counter(
+            "boneyard_turn_timeouts",
+            "Turns whose time ran out (then the server plays).",
+            registry=reg,
+        )
+        self.loop_lag = LoopLag(reg)
+        Info("boneyard_build", "The running version.", registry=reg).info(
+            {"version": importlib.metadata.version("boneyard"), "python": platform.python_version()}
+        )
+        ProcessCollector(registry=reg)  # process_*: CPU, memory, descriptors (reads /proc; none elsewhere)
         reg.register(_HotCollector(self))
         reg.register(_TableCollector(table_counts))
 
@@ -158,6 +192,12 @@ class Metrics:
 
     def action(self, by: str, count: int = 1) -> None:
         self.actions.counts[by] += count
+
+    def game_finished(self, game: str) -> None:
+        self.games_finished.labels(game).inc()
+
+    def turn_timed_out(self) -> None:
+        self.turn_timeouts.inc()
 
     def watch_database(self, path: Path, queued: Callable[[], int]) -> Callable[[int, float], None]:
         """Add the database's series; returns what the journal calls after each commit."""
@@ -183,6 +223,41 @@ class Metrics:
     def render(self) -> bytes:
         """The Prometheus text exposition of every series."""
         return generate_latest(self.registry)
+
+
+class LoopLag:
+    """The event loop's lag: a callback due every :data:`LAG_INTERVAL`, observed as how late it ran
+    (a loop stalled by a long callback, a garbage collection or a starved CPU runs everything late)."""
+
+    def __init__(self, reg: CollectorRegistry) -> None:
+        self.seconds = Histogram(
+            "boneyard_event_loop_lag_seconds",
+            "How late the event loop ran a callback due every half second.",
+            buckets=LAG_BUCKETS,
+            registry=reg,
+        )
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._due = 0.0
+        self._handle: asyncio.TimerHandle | None = None
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._schedule()
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _schedule(self) -> None:
+        assert self._loop is not None
+        self._due = self._loop.time() + LAG_INTERVAL
+        self._handle = self._loop.call_at(self._due, self._tick)
+
+    def _tick(self) -> None:
+        assert self._loop is not None
+        self.seconds.observe(max(0.0, self._loop.time() - self._due))
+        self._schedule()
 
 
 class ClusterMetrics:

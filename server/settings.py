@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     """The least severe log records written (to standard error)."""
     log_format: Literal["text", "json"] = "text"
     """Log lines as text for people, or one JSON object per line for log collectors."""
+    metrics_token_sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    """The SHA-256 (hex) of a bearer token that ``/metrics`` then asks for (``Authorization: Bearer
+    TOKEN``; 401 without it): the server keeps no usable copy of the token. ``None``: ``/metrics`` is
+    open to whoever reaches the port. Make one:
+    ``openssl rand -hex 32 | tr -d '\\n' > token; sha256sum < token``."""
 
     db: Path = Field(default_factory=default_path)
     """The SQLite database holding tables, games in progress, resume tokens and finished games' records

@@ -158,6 +158,7 @@ class TurnTimer:
             return
         seat = self.game.seats[engine.to_move]
         seat.timeouts += 1
+        self.host.metrics.turn_timed_out()
         log.info("turn timed out", extra=ids(table_id=self.room.table_id, seat=seat.index))
         if seat.timeouts >= self.host.settings.timeouts_before_auto and not seat.auto:
             seat.auto = True

@@ -47,10 +47,11 @@ async def running_server(**overrides: Any) -> AsyncIterator[BoneyardServer]:
         yield server
 
 
-async def http_get(port: int, path: str) -> tuple[int, str]:
+async def http_get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
     """A plain HTTP GET on the server's port (``/healthz``, ``/metrics``): the status and the body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    more = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{more}Connection: close\r\n\r\n".encode())
     data = await reader.read()
     writer.close()
     head, _, body = data.decode().partition("\r\n\r\n")

@@ -160,6 +160,12 @@ class Counter:
     def action(self, kind: str) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + 1
 
+    def game_finished(self, game: str) -> None:
+        self.action(f"finished {game}")
+
+    def turn_timed_out(self) -> None:
+        self.action("timeout")
+
 
 class FakeHost:
     """A :class:`~boneyard.server.host.TableHost` that notes what its tables tell it."""
