@@ -1,4 +1,4 @@
-"""``boneyard-server``: the server's command line (``serve``, ``simulate``, ``arena``, ``records``)."""
+"""``boneyard-server``: the command line (``serve``, ``backup``, ``records``, ``simulate``, ``arena``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from boneyard.server.cluster import ClusterError
 from boneyard.server.games.registry import GAMES, game_spec
 from boneyard.server.settings import Settings, describe, unknown_variables, variable
 from boneyard.server.simulate import simulate, write_records
+from boneyard.server.storage.backup import backup_database
 from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.export import export_records
 
@@ -188,6 +189,27 @@ def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     return 0
 
 
+def _run_backup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    path = args.db if args.db is not None else Settings().db
+    shown = _show_progress if sys.stderr.isatty() else None
+    try:
+        pages = backup_database(path, args.out, shown)
+    except StorageError as error:
+        if shown is not None:
+            print(file=sys.stderr)  # after the progress line
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    if shown is not None:
+        print(file=sys.stderr)
+    size = args.out.stat().st_size
+    print(f"boneyard-server: backed up {path} to {args.out} ({pages} pages, {size:,} bytes)", file=sys.stderr)
+    return 0
+
+
+def _show_progress(done: int, total: int) -> None:
+    print(f"\rbacking up: {done * 100 // max(total, 1)}% ({done} of {total} pages)", end="", file=sys.stderr)
+
+
 _DB_HELP = (
     "the SQLite database (default $XDG_DATA_HOME/boneyard/boneyard.db, else "
     "~/.local/share/boneyard/boneyard.db, made if missing; any other PATH's directory must exist; "
@@ -223,6 +245,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     srv.add_argument("--node", metavar="NAME", help="this node's name in the cluster (env BONEYARD_NODE)")
     srv.set_defaults(run=_run_serve)
+
+    backup = commands.add_parser(
+        "backup",
+        help="copy the database, also while a server runs on it (SQLite's online backup)",
+        description="Copy the database to OUT, a new file: a consistent snapshot, taken while a server may "
+        "be running on the database (it neither waits nor is stopped). Restore: stop the server, put the "
+        "copy in place of PATH (and remove PATH-wal and PATH-shm), start it.",
+    )
+    backup.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    backup.add_argument("out", type=Path, metavar="OUT", help="the copy (must not exist yet)")
+    backup.set_defaults(run=_run_backup)
 
     records = commands.add_parser("records", help="finished games' records in the database")
     actions = records.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
