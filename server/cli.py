@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -21,7 +22,7 @@ from boneyard.server.settings import Settings, describe, unknown_variables, vari
 from boneyard.server.simulate import simulate, write_records
 from boneyard.server.storage.backup import backup_database
 from boneyard.server.storage.db import StorageError
-from boneyard.server.storage.export import export_records
+from boneyard.server.storage.export import export_records, prune_records
 
 
 class _Parser(argparse.ArgumentParser):
@@ -189,6 +190,21 @@ def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     return 0
 
 
+def _run_prune(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.older_than < 0:
+        parser.error("--older-than must be 0 or more")
+    path = args.db if args.db is not None else Settings().db
+    before = time.time() - args.older_than * 86_400
+    try:
+        removed = prune_records(path, before)
+    except StorageError as error:
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(before))
+    print(f"boneyard-server: removed {removed} records of games finished before {when}", file=sys.stderr)
+    return 0
+
+
 def _run_backup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     path = args.db if args.db is not None else Settings().db
     shown = _show_progress if sys.stderr.isatty() else None
@@ -263,6 +279,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
     export.add_argument("--game", metavar="ID", help="only the game with this record id (as in game_over)")
     export.set_defaults(run=_run_export)
+    prune = actions.add_parser(
+        "prune", help="remove the records of games finished more than DAYS days ago (export them first)"
+    )
+    prune.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    prune.add_argument(
+        "--older-than", type=float, required=True, metavar="DAYS", help="days since the game finished"
+    )
+    prune.set_defaults(run=_run_prune)
 
     sim = commands.add_parser(
         "simulate", help="play bot games in-process and write their records as JSON Lines"

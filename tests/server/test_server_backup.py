@@ -1,5 +1,6 @@
 """``boneyard-server backup`` (issue #24, item 14): a copy of a live database, taken while a real server
-subprocess holds it and writes to it, that opens, holds the tables, and serves them again as a restore."""
+subprocess holds it and writes to it, that opens, holds the tables, and serves them again as a restore;
+``records prune``: old records removed from a live database, the others kept."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from durability_kit import query, run_cli, server_on
+from durability_kit import export, query, run_cli, server_on
 from server_testkit import Player
 
 from boneyard.server.storage.backup import backup_database
@@ -24,6 +25,15 @@ async def _until(check: str, db: Path) -> None:
         await asyncio.sleep(0.1)
 
 
+async def _bots_play(url: str, db: Path, games: int) -> None:
+    """Bots-only games one after another, until ``games`` records are stored (the server writes all along)."""
+    watcher = await Player.connect(url, "wes")
+    for played in range(1, games + 1):
+        bots = {"game": "straight", "options": {"players": 2, "target": 5}, "seat": None, "bots": [0, 1]}
+        assert (await watcher.request(type="create_table", **bots)).type == "table_created"
+        await _until(f"SELECT count(*) >= {played} FROM records", db)
+
+
 async def test_a_backup_of_a_running_servers_database_opens_holds_its_tables_and_restores(
     tmp_path: Path,
 ) -> None:
@@ -32,11 +42,7 @@ async def test_a_backup_of_a_running_servers_database_opens_holds_its_tables_and
         ana = await Player.connect(server.url, "ana")
         created = await ana.request(type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=None)
         table_id = created.table.table_id
-        watcher = await Player.connect(server.url, "wes")  # bots-only games: the server writes all along
-        for _ in range(2):
-            bots = {"game": "straight", "options": {"players": 2, "target": 5}, "seat": None, "bots": [0, 1]}
-            assert (await watcher.request(type="create_table", **bots)).type == "table_created"
-            await _until("SELECT count(*) FROM records", db)
+        await _bots_play(server.url, db, 2)
         code, _, err = await run_cli("backup", "--db", str(db), str(out))
         assert code == 0, err
         (line,) = err.splitlines()
@@ -101,3 +107,23 @@ def test_a_path_that_is_no_database_is_one_line(tmp_path: Path) -> None:
         else:
             raise AssertionError(f"{source} backed up")
     assert not list(tmp_path.glob("copy.db*"))
+
+
+async def test_records_prune_removes_only_the_old_records_of_a_running_server(tmp_path: Path) -> None:
+    db = tmp_path / "boneyard.db"
+    async with server_on(db) as server:
+        await _bots_play(server.url, db, 3)
+        ids = [row[0] for row in query(db, "SELECT record_id FROM records ORDER BY finished")]
+        old = ids[0]
+        aged = sqlite3.connect(db, timeout=5)  # as if it had ended 40 days ago
+        with aged:
+            aged.execute("UPDATE records SET finished = finished - 40 * 86400 WHERE record_id = ?", (old,))
+        aged.close()
+        assert (await run_cli("records", "prune", "--db", str(db), "--older-than", "-1"))[0] == 2
+        code, _, err = await run_cli("records", "prune", "--db", str(db), "--older-than", "30")
+        assert code == 0, err
+        assert err.startswith("boneyard-server: removed 1 records of games finished before "), err
+        kept = [row[0] for row in query(db, "SELECT record_id FROM records ORDER BY finished")]
+        assert kept == ids[1:]
+        assert len(await export(db)) == len(ids) - 1
+        assert await server.stop() == 0
