@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shlex
 import tomllib
 from pathlib import Path, PurePosixPath
@@ -171,6 +172,45 @@ def test_the_cluster_profile_runs_nats_three_nodes_and_a_websocket_load_balancer
     assert servers == {name: f"{name}:{port}" for name in nodes}
     assert ["option", "httpchk", "GET", "/healthz"] in backend  # a node cut off from NATS is taken out
     assert ["http-check", "expect", "status", "200"] in backend
+    # Each player's address reaches the nodes (tables_per_address), from HAProxy, which the nodes trust.
+    assert ["option", "forwardfor"] in frontend
+    assert ["http-request", "del-header", "X-Forwarded-For"] in frontend
+    for node in nodes.values():
+        trusted = Settings(**env_settings(node["environment"])).trusted_proxies
+        assert trusted and all(network.is_private for network in trusted)
+
+
+def test_the_readme_sections_compose_names_exist() -> None:
+    """compose.yaml's comments point at README sections by their titles (issue #24: one did not exist)."""
+    text = (ROOT / "compose.yaml").read_text()
+    named = re.findall(r'README, "([^"]+)"', text)
+    headings = {
+        line.lstrip("#").strip()
+        for line in (ROOT / "README.md").read_text().splitlines()
+        if line.startswith("#")
+    }
+    assert named and set(named) <= headings, set(named) - headings
+
+
+def test_the_proxy_configurations_in_operations_reach_the_server_and_forward_the_client() -> None:
+    """docs/OPERATIONS.md's nginx, Caddy and HAProxy set-ups: the server's default port, a header naming the
+    client, and a TRUSTED_PROXIES value the settings accept."""
+    text = (ROOT / "docs" / "OPERATIONS.md").read_text()
+    blocks = re.findall(r"```(?:nginx)?\n(.*?)```", text, re.S)
+    nginx, caddy, haproxy = (
+        next(b for b in blocks if word in b) for word in ("proxy_pass", "reverse_proxy", "frontend")
+    )
+    port = Settings().port
+    assert f"proxy_pass http://127.0.0.1:{port};" in nginx and "X-Forwarded-For $remote_addr" in nginx
+    assert "proxy_set_header Upgrade $http_upgrade;" in nginx and "proxy_http_version 1.1;" in nginx
+    assert f"reverse_proxy 127.0.0.1:{port}" in caddy
+    sections = haproxy_sections(haproxy)
+    (frontend,) = [lines for header, lines in sections.items() if header.startswith("frontend")]
+    (backend,) = [lines for header, lines in sections.items() if header.startswith("backend")]
+    assert any(line[:2] == ["option", "forwardfor"] for line in frontend)  # (a comment may follow)
+    assert any(f"127.0.0.1:{port}" in line for line in backend)
+    (trusted,) = re.findall(r"`BONEYARD_TRUSTED_PROXIES=([^`]+)`", text)
+    assert [str(n) for n in Settings(trusted_proxies=trusted).trusted_proxies] == ["127.0.0.1/32"]
 
 
 async def test_the_health_check_command_asks_healthz() -> None:
