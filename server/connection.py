@@ -86,7 +86,7 @@ class Client(FrameWriter):
         self.close_with(4004, "too slow: the send queue is full")
 
     def host(self) -> str:
-        """The client's IP address (what per-address quotas count): the one a trusted proxy names."""
+        """The client's IP address, which per-address quotas count (behind a trusted proxy: as it says)."""
         return self._client
 
     def _peer_host(self) -> str:
