@@ -78,7 +78,12 @@ async def test_a_db_in_a_missing_directory_is_one_line_and_creates_nothing(tmp_p
     """A typo in ``--db`` is an error, not a new empty server (issue #24, item 11)."""
     db = tmp_path / "nonexistent" / "dir" / "x.db"
     process = await start_server(db)
-    out, err = await asyncio.wait_for(process.communicate(), 20)
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), 20)
+    finally:
+        if process.returncode is None:  # it served: not left running after the test
+            process.kill()
+            await process.wait()
     assert process.returncode == 1 and b"serving" not in out
     (line,) = err.decode().strip().splitlines()
     assert line == f"boneyard-server: cannot create {db}: there is no directory {db.parent}", line
