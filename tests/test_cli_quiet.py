@@ -63,7 +63,14 @@ def test_a_bad_argument_in_a_terminal_is_the_same_line_not_an_empty_lobby(argv: 
                     shown += os.read(fd, 65536)
                 except OSError:  # EIO: the program is gone
                     break
-        _, status = os.waitpid(pid, 0)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        while not done and time.monotonic() < end:  # the terminal closes a moment before the exit
+            time.sleep(0.05)
+            done, status = os.waitpid(pid, os.WNOHANG)
+        if not done:  # still running: the full-screen client opened instead of refusing
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise AssertionError(f"the client started:\n{shown.decode(errors='replace')[-500:]}")
     finally:
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 2
