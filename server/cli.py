@@ -190,9 +190,18 @@ def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     return 0
 
 
+def _days(value: str) -> float:
+    """A number of days, 0 to 999999 (``nan`` and ``inf`` are not)."""
+    try:
+        days = float(value)
+    except ValueError:
+        days = -1.0
+    if not 0 <= days < 1e6:
+        raise argparse.ArgumentTypeError(f"{value!r}: a number of days, 0 to 999999")
+    return days
+
+
 def _run_prune(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    if args.older_than < 0:
-        parser.error("--older-than must be 0 or more")
     path = args.db if args.db is not None else Settings().db
     before = time.time() - args.older_than * 86_400
     try:
@@ -284,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     prune.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
     prune.add_argument(
-        "--older-than", type=float, required=True, metavar="DAYS", help="days since the game finished"
+        "--older-than", type=_days, required=True, metavar="DAYS", help="days since the game finished"
     )
     prune.set_defaults(run=_run_prune)
 

@@ -119,7 +119,9 @@ async def test_records_prune_removes_only_the_old_records_of_a_running_server(tm
         with aged:
             aged.execute("UPDATE records SET finished = finished - 40 * 86400 WHERE record_id = ?", (old,))
         aged.close()
-        assert (await run_cli("records", "prune", "--db", str(db), "--older-than", "-1"))[0] == 2
+        for bad in ("-1", "nan"):  # one line, exit 2, nothing removed
+            code, _, err = await run_cli("records", "prune", "--db", str(db), "--older-than", bad)
+            assert code == 2 and len(err.splitlines()) == 1 and "a number of days" in err, err
         code, _, err = await run_cli("records", "prune", "--db", str(db), "--older-than", "30")
         assert code == 0, err
         assert err.startswith("boneyard-server: removed 1 records of games finished before "), err
