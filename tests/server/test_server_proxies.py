@@ -6,6 +6,8 @@ address, all of 127/8 is loopback) a stranger sending the same headers."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -42,3 +44,16 @@ async def test_without_trusted_proxies_the_headers_are_ignored() -> None:
         assert await _create(server.url, "ana", "127.0.0.1", {"X-Forwarded-For": "198.51.100.7"}) == "ok"
         other = {"X-Forwarded-For": "203.0.113.5"}
         assert await _create(server.url, "bob", "127.0.0.1", other) == "unavailable"
+
+
+async def test_the_log_names_the_forwarded_client_beside_the_proxy(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="boneyard.connection")
+    async with running_server(trusted_proxies="127.0.0.1") as server:
+        player = await Player.connect(
+            server.url, "ana", additional_headers={"X-Forwarded-For": "198.51.100.7"}
+        )
+        port = player.ws.local_address[1]
+        await player.close()
+        await asyncio.sleep(0.2)
+    peers = [getattr(r, "peer", None) for r in caplog.records if r.getMessage() == "disconnected"]
+    assert f"198.51.100.7 via 127.0.0.1:{port}" in peers, peers
