@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
@@ -20,6 +21,8 @@ from boneyard.clients.cli.tui.sheet import hand_words, sheet_text
 from boneyard.clients.cli.ui.describe import winner_text
 from boneyard.clients.cli.ui.rulebook import rules_text
 from boneyard.protocol.game import MoonHandScored
+
+ResultType = TypeVar("ResultType")
 
 KEYS = """\
 Keys at the table
@@ -35,7 +38,19 @@ In the lobby: create moon bots=1,2 turn=30 · join TABLE SEAT
           watch TABLE · or fill in the form and press Create"""
 
 
-class Dismissable(ModalScreen[str]):
+class Window(ModalScreen[ResultType]):
+    """A window over the table. Closing one that is no longer on top does nothing: Textual's ``dismiss``
+    pops whatever screen is on top, so a window closed twice (the next hand closed it while Space's
+    ``ready`` was on its way, then Space's handler closed it again) used to close the table under it."""
+
+    def dismiss(self, result: ResultType | None = None) -> AwaitComplete:
+        if not self.is_active:
+            done: AwaitComplete = AwaitComplete.nothing()  # type: ignore[no-untyped-call]
+            return done
+        return super().dismiss(result)
+
+
+class Dismissable(Window[str]):
     """A window closed by Esc (or any key named in its bindings)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -135,7 +150,7 @@ class HandResultScreen(Dismissable):
             self.dismiss("")
 
 
-class GameOverScreen(ModalScreen[str]):
+class GameOverScreen(Window[str]):
     """The whole score sheet, the winner, the record id; rematch, save the record, the lobby, quit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -180,7 +195,7 @@ class GameOverScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "")
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Window[bool]):
     """A yes/no question (leaving a game in progress)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
