@@ -8,9 +8,10 @@ import re
 from typing import Any
 
 import tui_support
+from textual.widgets import Input
 from tui_support import make_app, my_turn, table, until
 
-from boneyard.clients.cli.tui.screens import HandResultScreen
+from boneyard.clients.cli.tui.screens import ConfirmScreen, HandResultScreen
 from boneyard.clients.cli.tui.table import title_text
 
 seeded = tui_support.seeded
@@ -68,3 +69,27 @@ async def test_space_at_the_pause_never_throws_you_out_of_the_table(seeded: Any)
             await pilot.pause(0.6)  # the window's timers and the Space handler have run out
             assert [type(s).__name__ for s in app.screen_stack][1:] == ["LobbyScreen", "TableScreen"], hand
             assert app.controller.current is not None
+
+
+async def test_typing_goes_through_the_hand_result_to_the_command_line(seeded: Any) -> None:
+    """Issue 24.5: the window between hands leaves typing to the command line (q, a space inside a line,
+    Enter after text are the line's), and answers on its own foot."""
+    app = await make_app(seeded, {**table("moon"), "hand_pause_ms": 60_000}, pause=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _to_the_pause(pilot, app, random.Random(6))
+        line = app.screen_stack[-2].query_one("#command", Input)
+        await pilot.press("q")  # it used to close the window
+        assert app.screen is screen and line.value == "q"
+        await pilot.press("backspace")
+        assert app.screen is screen and line.value == ""
+        await pilot.press("x", "escape")  # Esc with text clears the line, the window stays
+        assert app.screen is screen and line.value == ""
+        await pilot.press(*"say", "space", *"hello", "enter")
+        note = screen.query_one("#note")
+        await until(pilot, lambda: "<tester> hello" in str(note.render()), what="the chat on the window")
+        assert app.screen is screen and line.value == "" and app.controller.mirror.ready_awaited
+        await pilot.press(*"leave", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="leave asks first")
+        await pilot.press("y")
+        await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen", what="the lobby")
+        assert app.controller.current is None

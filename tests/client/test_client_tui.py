@@ -148,10 +148,12 @@ async def test_a_game_to_the_end_offers_rematch_save_and_lobby(
         assert "Game over:" in text and "wins" in text and "record rec" in text
         # Fair deals: the client's own check of the seeds revealed after the game, on the same screen.
         await until(pilot, lambda: "deals verified" in str(app.screen.query_one("#verdict").render()))
-        await pilot.press("s")  # save the record
+        await pilot.click("#save")  # save the record
         await until(pilot, lambda: list(tmp_path.glob("rec*.json")) != [])
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        await pilot.press("l")  # back to the lobby
+        await pilot.press("l")  # typing goes to the command line, not to the window's buttons
+        assert isinstance(app.screen, GameOverScreen)
+        await type_text(pilot, "eave")  # `leave`: back to the lobby
         await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
         assert app.controller.current is None
 

@@ -36,6 +36,7 @@ from boneyard.clients.cli.tui.screens import (
     GameOverScreen,
     HandResultScreen,
     HelpScreen,
+    Passing,
     RulesScreen,
 )
 from boneyard.clients.cli.tui.table import TableScreen
@@ -123,6 +124,8 @@ class BoneyardApp(App[int]):
 
     def line(self, fragments: render.Fragments, kind: LineKind) -> None:
         text = to_text(fragments)
+        if isinstance(self.screen, Passing) and self._belongs(self.screen, self._table_of_item):
+            self.screen.note(text)  # what was typed through the window is answered on it too
         if kind == "error":
             self._status(text)
             return
@@ -154,6 +157,8 @@ class BoneyardApp(App[int]):
     def _belongs(self, screen: Any, table_id: str | None) -> bool:
         if isinstance(screen, LobbyScreen):
             return table_id in (None, "lobby")
+        if isinstance(screen, Passing):
+            return table_id in (None, screen.mirror.table_id)
         return table_id in (None, self.controller.current)
 
     @property
