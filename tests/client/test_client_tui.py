@@ -158,6 +158,19 @@ async def test_a_game_to_the_end_offers_rematch_save_and_lobby(
         assert app.controller.current is None
 
 
+async def test_every_rematch_ends_with_its_own_game_over_window(seeded: Any) -> None:
+    """Issue 24.4: the windows shown were remembered by table and number of hands, so a rematch that
+    ended after as many hands as the game before showed no game-over window."""
+    app = await make_app(seeded, table("moon", target=1), auto=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for game in range(3):
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=40, what=f"{game}")
+            over = app.controller.mirror.game_over
+            await pilot.click("#rematch")
+            await until(pilot, lambda o=over: app.controller.mirror.game_over is not o, what="the next game")
+            assert isinstance(app.screen, TableScreen) or app.controller.mirror.game_over is not None
+
+
 LOBBY_MISTAKES = [
     ("create straight players=5", "players: Straight is played by 2, 3 or 4 players, not 5"),
     ("create moon bots=1,2,3", "bots: Moon has seats 0 to 2, not 3"),

@@ -43,7 +43,7 @@ from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.controller import Controller, LineKind, one_line
 from boneyard.protocol import DealRevealed
-from boneyard.protocol.game import HandStarted, MoonHandScored, StraightHandScored
+from boneyard.protocol.game import GameOver, HandStarted, MoonHandScored, StraightHandScored
 
 Startup = Callable[["BoneyardApp"], Awaitable[None]]
 
@@ -114,7 +114,8 @@ class BoneyardApp(App[int]):
         self._table_of_item: str | None = None
         self._warned_low = False
         self._mine: dict[str, bool] = {}
-        self._shown_over: set[tuple[str, int]] = set()
+        self._shown_over: dict[str, GameOver] = {}
+        """Each table's last game whose game-over window was shown."""
         self._stopping = False
         if not colour:
             self.no_color = True
@@ -223,10 +224,9 @@ class BoneyardApp(App[int]):
         mirror = self.client.mirror.tables.get(table_id)
         if mirror is None or mirror.game_over is None or self.controller.current != table_id:
             return
-        key = (table_id, len(mirror.hands))
-        if key in self._shown_over:
-            return
-        self._shown_over.add(key)
+        if self._shown_over.get(table_id) is mirror.game_over:
+            return  # this game's window was shown (a rematch's game has its own game_over)
+        self._shown_over[table_id] = mirror.game_over
         while isinstance(self.screen, HandResultScreen):
             self.pop_screen()
         self.push_screen(GameOverScreen(mirror), self._after_game)
