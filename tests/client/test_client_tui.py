@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
 
 import tui_support
 from textual.geometry import Region
-from textual.widgets import Input, Markdown, Static
+from textual.widgets import DataTable, Input, Markdown, Static
 from tui_support import click_action, click_tile, make_app, my_turn, table, type_text, until
 
+from boneyard.clients.cli.core import Client
 from boneyard.clients.cli.tui.screens import (
     ConfirmScreen,
     GameOverScreen,
@@ -169,6 +171,28 @@ async def test_every_rematch_ends_with_its_own_game_over_window(seeded: Any) -> 
             await pilot.click("#rematch")
             await until(pilot, lambda o=over: app.controller.mirror.game_over is not o, what="the next game")
             assert isinstance(app.screen, TableScreen) or app.controller.mirror.game_over is not None
+
+
+async def test_the_lobby_shows_the_tables_there_before_we_came(seeded: Any) -> None:
+    """Issue 24.2: `boneyard connect URL` opened on an empty lobby until `tables` was typed."""
+    other, witness = Client(tui_support.url_of(seeded), "early"), Client(tui_support.url_of(seeded), "w")
+    await other.connect()
+    await witness.connect()
+    try:
+        created = await other.create_table("moon", bots=[1], turn_seconds=None, seat=0)
+        async with asyncio.timeout(20):  # the lobby's push about it has gone (to the witness in the lobby)
+            while created.table.table_id not in witness.mirror.lobby:
+                await asyncio.sleep(0.02)
+        app = await make_app(seeded)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+            grid = app.screen.query_one(DataTable)
+            table_id = created.table.table_id
+            await until(pilot, lambda: grid.row_count == 1, what="the waiting table listed")
+            assert grid.get_row_at(0)[0] == table_id and "early" in grid.get_row_at(0)[3]
+    finally:
+        await other.close()
+        await witness.close()
 
 
 LOBBY_MISTAKES = [

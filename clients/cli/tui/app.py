@@ -330,6 +330,8 @@ class BoneyardApp(App[int]):
 
     async def _pump(self) -> None:
         stream = self.client.listen()
+        # The lobby opens with every table now (its pushes tell only of changes), as line mode does.
+        self.run_worker(self.guarded(self._list_tables()), group="startup")
         if self.startup is not None:
             self.run_worker(self.guarded(self.startup(self)), group="startup")
         async for item in stream:
@@ -339,6 +341,10 @@ class BoneyardApp(App[int]):
                 self._status(
                     to_text(one_line(RuntimeError(f"could not show a {type(item).__name__}: {error}")))
                 )
+
+    async def _list_tables(self) -> None:
+        await self.client.list_tables()
+        self.changed(None)
 
     async def run_session(self) -> int:
         """Run until quit (or the connection closes for good); leave the tables and close."""
