@@ -21,7 +21,7 @@ from boneyard.clients.cli.tui.screens import (
     RulesScreen,
 )
 from boneyard.clients.cli.tui.table import TableScreen
-from boneyard.clients.cli.tui.widgets import HandBar
+from boneyard.clients.cli.tui.widgets import ActionBar, Board, HandBar
 from boneyard.clients.cli.ui.choices import action_text, choices
 
 seeded = tui_support.seeded
@@ -193,6 +193,47 @@ async def test_the_lobby_shows_the_tables_there_before_we_came(seeded: Any) -> N
     finally:
         await other.close()
         await witness.close()
+
+
+def _shown(app: Any, widget: type[Any]) -> str:
+    return str(app.screen.query_one(widget).render())
+
+
+async def test_the_moon_screen_says_what_its_numbers_marks_and_steps_mean(seeded: Any) -> None:
+    """Issue 24.6: during the auction only the bids are numbered (not the hand too); the discard and the
+    naming of trump say so; `trump none` reads as typed; green and `*` are explained; naming trump does
+    not renumber the hand; the trick area says who led, who is winning and the tricks taken."""
+    app = await make_app(seeded, table("moon"))
+    rng = random.Random(7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: my_turn(app), what="our bid")
+        mirror = app.controller.mirror
+        assert mirror.view.phase == "bidding"
+        numbers, tiles = _shown(app, HandBar).split("\n")[:2]
+        assert not re.search(r"\d", numbers) and "[" in tiles, numbers  # the hand is not numbered now
+        assert "1) pass" in _shown(app, ActionBar) and "your bid" in _shown(app, Board)
+        top = max((a for a in mirror.view.legal_actions if a.type == "bid"), key=lambda a: a.bid)
+        await app.controller.act(top)  # the highest bid wins the auction (21: nobody can go over it)
+        await until(pilot, lambda: my_turn(app) and mirror.view.phase == "discarding", what="the discard")
+        assert "you took the widow: discard one tile" in _shown(app, Board)
+        assert "green: you may discard it" in _shown(app, HandBar)
+        await app.controller.act(next(a for a in mirror.view.legal_actions if a.type == "discard"))
+        await until(pilot, lambda: my_turn(app) and mirror.view.phase == "naming_trump", what="naming trump")
+        assert "trump none" in _shown(app, ActionBar) and "no trump" not in _shown(app, ActionBar)
+        before = list(mirror.view.hand)
+        trump = next(a for a in mirror.view.legal_actions if a.type == "trump" and a.trump == before[0][0])
+        await app.controller.act(trump)
+        await until(pilot, lambda: my_turn(app) and mirror.view.phase == "playing", what="the first lead")
+        assert list(mirror.view.hand) == before  # the same order, the same numbers
+        legend = _shown(app, HandBar).split("\n")[-1]
+        assert "green: you may play it" in legend and "*: a trump" in legend, legend
+        assert "tricks taken: you 0 · bot-1 0 · bot-2 0" in _shown(app, Board)
+        while not (len(mirror.view.trick) >= 2 and my_turn(app)):
+            await app.controller.act(tui_support.bot_choice(app, rng))
+            await until(pilot, lambda: my_turn(app) or mirror.hand_result is not None, what="our turn")
+            assert mirror.hand_result is None, "the hand ended before a trick of two reached us"
+        board = _shown(app, Board)
+        assert re.search(r"led \[\d\|\d\] · (you|bot-\d) winning with \[\d\|\d\]", board), board
 
 
 LOBBY_MISTAKES = [
