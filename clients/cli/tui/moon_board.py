@@ -77,6 +77,7 @@ def moon_board(mirror: TableMirror, view: MoonView, width: int, height: int) -> 
     if mirror.last_trick and mirror.last_trick_winner is not None:
         tiles = " ".join(tile_word(t) for _, t in mirror.last_trick)
         lines.append(Text(f"last trick {tiles}: {_who(mirror, mirror.last_trick_winner)} took it", "dim"))
-    if view.discard is not None:
-        lines.append(Text(f"your discard: {tile_word(view.discard)}", "dim"))
+    if view.discard is not None:  # the bidder's own (or, in a replay, the bidder's)
+        whose = "your" if mirror.seat is not None else f"{_who(mirror, view.high_bidder)}'s"
+        lines.append(Text(f"{whose} discard: {tile_word(view.discard)}", "dim"))
     return Text("\n").join(lines)
