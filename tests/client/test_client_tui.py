@@ -23,6 +23,7 @@ from boneyard.clients.cli.tui.screens import (
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.tui.widgets import ActionBar, Board, HandBar
 from boneyard.clients.cli.ui.choices import action_text, choices
+from boneyard.clients.cli.ui.controller import WATCH_PACE_MS
 
 seeded = tui_support.seeded
 
@@ -335,6 +336,21 @@ async def test_a_bots_only_table_created_to_be_watched(seeded: Any) -> None:
         assert mirror.table.bot_delay_ms == 20
         log = tui_support.log_text(app)
         assert log.count("takes the trick") >= 7 and "Game over" in log
+
+
+async def test_a_bots_only_table_to_watch_moves_at_a_watchers_pace(seeded: Any) -> None:
+    """Issue 24.7: a bots-only table created to be watched, with no pace named, moved at the server's pace
+    for such tables (its floor, 0.25 s); the client now asks for a pace a person can follow."""
+    app = await make_app(seeded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        await type_text(pilot, "create moon bots=0,1,2 seat=none")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), what="the table watched")
+        mirror = app.controller.mirror
+        assert mirror is not None and mirror.seat is None and mirror.table is not None
+        assert mirror.table.bot_delay_ms == WATCH_PACE_MS > seeded.settings.bots_only_move_seconds * 1000
+        await type_text(pilot, "leave")
+        await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
 
 
 async def test_leaving_a_game_in_progress_asks_first(seeded: Any) -> None:
