@@ -29,7 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.filter import NoColor
 
 from boneyard.clients.cli.core.commands import CommandError
-from boneyard.clients.cli.core.session import Client
+from boneyard.clients.cli.core.session import Client, Notice
 from boneyard.clients.cli.tui.lobby import LobbyScreen
 from boneyard.clients.cli.tui.screens import (
     ConfirmScreen,
@@ -179,6 +179,8 @@ class BoneyardApp(App[int]):
         self._table_of_item = "lobby" if lobby else getattr(item, "table_id", None)
         self.controller.handle(item)
         self._table_of_item = None
+        if isinstance(item, Notice) and item.kind == "resumed":
+            self._status(Text(""))  # "[disconnected] ..." is over
         mirror = self.controller.mirror
         table_id = getattr(item, "table_id", None)
         turn = self.client.mirror.tables.get(table_id or "")

@@ -27,16 +27,17 @@ ResultType = TypeVar("ResultType")
 
 KEYS = """\
 Keys at the table
-  1..9 Enter      that tile of your hand (or that action, when not tiles)
-  ← → Enter       move along your hand; play the highlighted tile
-  mouse           click a tile, or an action (bid, pass, trump, draw)
-  64  6-4  64 l   name a tile (and a Straight end: left right up down)
-  bid 5  pass  trump 6  trump doubles  draw
-  ?  help         Esc  close a window
-Commands: say TEXT · rules · ready · rematch · record · leave · auto on|off
-          tables · quit
+  1..9 Enter    that tile of your hand (or that bid, trump, draw...)
+  ← → Enter     move along your hand; play the highlighted tile
+  mouse         click a tile, or an action (bid, pass, trump, draw)
+  64  6-4  64 l name a tile (and a Straight end: left right up down)
+  bid 5  pass  trump 6  trump doubles  trump none  draw
+  ?  help       Esc  close a window
+Commands: say TEXT · rules · ready · rematch · record · leave
+          auto on|off · tables · quit
 In the lobby: create moon bots=1,2 turn=30 · join TABLE SEAT
-          watch TABLE · or fill in the form and press Create"""
+          watch TABLE · or fill in the form and press Create
+Green tiles are the ones you may play; * marks Moon's trumps."""
 
 
 class Window(ModalScreen[ResultType]):

@@ -122,6 +122,10 @@ class TableScreen(PlayScreen):
         width = sheet.size.width or 28
         sheet.update(sheet_text(mirror, width, last=3) if mirror is not None else "")
 
+    def on_resize(self, event: events.Resize) -> None:
+        # The sheet is laid out for its width when drawn: draw it again once the new sizes are known.
+        self.call_after_refresh(self.redraw)
+
     def heading(self, mirror: TableMirror | None, connected: bool) -> Text:
         return title_text(mirror, connected)
 

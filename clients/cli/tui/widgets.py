@@ -76,10 +76,12 @@ class Players(MirrorWidget):
             style = "bold cyan" if seat == mirror.seat else ("bold" if turn else "")
             name = seat_label(mirror, seat)
             out.append(f"{name[:name_width]:<{name_width}}", style)
-            out.append(f" {view.tile_counts[seat]} tiles" if wide else f" {view.tile_counts[seat]}t")
+            count = view.tile_counts[seat]
+            out.append(f" {count} tile{'' if count == 1 else 's'}" if wide else f" {count}t")
             if isinstance(view, MoonView):
                 bid = view.bids[seat]
-                out.append(f"  {view.tricks[seat]} tricks" if wide else f"  {view.tricks[seat]}tr")
+                won = view.tricks[seat]
+                out.append(f"  {won} trick{'' if won == 1 else 's'}" if wide else f"  {won}tr")
                 out.append(f"  bid {'—' if bid is None else bid:<4}", "dim" if bid in (None, "pass") else "")
                 out.append(" ")
                 out.append(f"{view.scores[seat]:>3} pts", "bold")

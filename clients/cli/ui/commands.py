@@ -91,12 +91,17 @@ def _by_number(n: int, legal: Sequence[Any], hand: Sequence[Tile]) -> Any:
     return choice.actions[0]
 
 
+def shortened(word: str, most: int = 24) -> str:
+    """A word the player typed, cut to ``most`` characters to be echoed (a pasted page stays one line)."""
+    return word if len(word) <= most else word[: most - 1] + "…"
+
+
 def check_move_words(text: str) -> None:
     """InputError unless ``text`` could be a move at all (a number, a tile, or a move word)."""
     words = text.lower().split()
     head = words[0] if words else ""
     if head not in MOVE_WORDS and not head.isdigit() and parse_tile(head) is None:
-        raise InputError(f"unknown command {head!r}: type `help`")
+        raise InputError(f"unknown command {shortened(head)!r}: type `help`")
 
 
 def parse_move(
@@ -149,7 +154,7 @@ def parse_move(
         return _pick(legal, "discard", tile=tile) or _fail(f"you cannot discard {tile_word(tile)} now")
     tile = parse_tile(head)
     if tile is None:
-        raise InputError(f"unknown command {head!r}: type `help`")
+        raise InputError(f"unknown command {shortened(head)!r}: type `help`")
     if len(rest) > 1 or (rest and rest[0] not in ENDS):
         raise InputError("after a tile, name an end: left, right, up or down")
     end = ENDS[rest[0]] if rest else None
