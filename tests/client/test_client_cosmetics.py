@@ -11,8 +11,10 @@ from textual.widgets import Static
 from tui_support import make_app, my_turn, table, type_text, until
 
 from boneyard.clients.cli.core import Client
+from boneyard.clients.cli.core import layout as layouts
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.tui.app import BoneyardApp
+from boneyard.clients.cli.tui.drawing import straight_layout
 from boneyard.clients.cli.tui.screens import HelpScreen, RulesScreen
 from boneyard.clients.cli.tui.sheet import sheet_text
 from boneyard.clients.cli.tui.table import TableScreen
@@ -120,3 +122,21 @@ def test_a_won_game_is_cheered_once() -> None:
     mirror = TableMirror("t1", seat=1)
     line = plain(event_line(mirror, GameOver(type="game_over", winner=1, scores=(3, 21, 5))) or [])
     assert "well played!" in line and "!." not in line, line
+
+
+def test_straight_arms_stay_in_sight_and_whole_while_rows_allow() -> None:
+    """Straight's up and down arms vanished on a short board (80x24), and a long down arm lost tiles
+    beside the spinner while rows above the line stayed empty."""
+    lay = layouts.play(
+        layouts.play(layouts.play(layouts.EMPTY, (6, 4), None), (4, 4), "right"), (4, 1), "right"
+    )
+    for tile, end in (((4, 3), "up"), ((4, 2), "down"), ((2, 2), "down"), ((2, 5), "down")):
+        lay = layouts.play(lay, tile, end)
+    # Upright, the arms take 4 rows up (a tile and the arrow) and 8 down (two tiles, the double, the
+    # arrow) beside the spinner's 3: 15 rows show every tile.
+    for height in range(7, 22):
+        text = straight_layout(lay, 40, height).plain()
+        assert "▴" in text and "▾" in text, (height, text)
+        assert ("[3|4]" in text or "┌3┐" in text) and ("[2|5]" in text or "└5┘" in text), (height, text)
+        if height >= 15:
+            assert "⋮" not in text and "└2┘" in text and "[2|2]" in text, (height, text)
