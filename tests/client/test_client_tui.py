@@ -191,6 +191,7 @@ async def test_the_lobby_shows_the_tables_there_before_we_came(seeded: Any) -> N
             table_id = created.table.table_id
             await until(pilot, lambda: grid.row_count == 1, what="the waiting table listed")
             assert grid.get_row_at(0)[0] == table_id and "early" in grid.get_row_at(0)[3]
+            assert [c.label.plain for c in grid.columns.values()][3] == "seats"  # each cell under its name
     finally:
         await other.close()
         await witness.close()

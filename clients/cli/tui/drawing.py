@@ -4,9 +4,9 @@ Straight's layout is the line left to right through the opening tile, doubles ly
 (drawn upright, three rows high), and the spinner's ``up`` and ``down`` arms going up and down
 from it, their tiles upright and their doubles crosswise (flat). The line's row is chosen so that
 both arms fit where the board has the rows; on a board too short for upright arms, their tiles lie
-flat, a row each. What still does not fit is elided next to the spinner, never at the open ends. Each open end is marked on the tile itself: its
-pip highlighted (``OPEN``), and an arrow just outside it pointing away (``◂ ▸ ▴ ▾``), so that
-the ends read without colour too (``NO_COLOR``).
+flat, a row each. What still does not fit is elided next to the spinner, never at the open ends.
+Each open end is marked on the tile itself: its pip highlighted (``OPEN``), and an arrow just
+outside it pointing away (``◂ ▸ ▴ ▾``), so that the ends read without colour too (``NO_COLOR``).
 
 >>> from boneyard.clients.cli.core import layout as L
 >>> lay = L.play(L.play(L.play(L.EMPTY, (6, 4), None), (4, 4), "right"), (4, 1), "right")
