@@ -125,8 +125,9 @@ class BoneyardApp(App[int]):
 
     def line(self, fragments: render.Fragments, kind: LineKind) -> None:
         text = to_text(fragments)
-        if isinstance(self.screen, Passing) and self._belongs(self.screen, self._table_of_item):
-            self.screen.note(text)  # what was typed through the window is answered on it too
+        window = self.screen
+        if isinstance(window, Passing) and kind != "event" and self._belongs(window, self._table_of_item):
+            window.note(text)  # what was typed through the window is answered on it (not the play)
         if kind == "error":
             self._status(text)
             return
