@@ -238,6 +238,27 @@ async def test_the_moon_screen_says_what_its_numbers_marks_and_steps_mean(seeded
         assert re.search(r"led \[\d\|\d\] · (you|bot-\d) winning with \[\d\|\d\]", board), board
 
 
+async def test_the_lobby_is_current_after_leaving_a_table(seeded: Any) -> None:
+    """The lobby's pushes go to sessions in the lobby only: a table made while we sat elsewhere never showed
+    once we were back, until `tables` was typed."""
+    app = await make_app(seeded, table("moon"))
+    other = Client(tui_support.url_of(seeded), "later")
+    await other.connect()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and my_turn(app))
+            created = await other.create_table("straight", bots=[1], turn_seconds=None, seat=0)
+            await type_text(pilot, "leave")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("y")
+            await until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+            grid = app.screen.query_one(DataTable)
+            table_id = created.table.table_id
+            await until(pilot, lambda: table_id in [grid.get_row_at(i)[0] for i in range(grid.row_count)])
+    finally:
+        await other.close()
+
+
 LOBBY_MISTAKES = [
     ("create straight players=5", "players: Straight is played by 2, 3 or 4 players, not 5"),
     ("create moon bots=1,2,3", "bots: Moon has seats 0 to 2, not 3"),

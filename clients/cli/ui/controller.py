@@ -289,6 +289,8 @@ class Controller:
             await client.leave(table_id)
             self.current = None if table_id == self.current else self.current
             self.info(f"Left table {table_id}")
+            if not client.mirror.tables:  # back in the lobby: its pushes skipped us while we sat
+                await client.list_tables()
         elif name == "say":
             text = chat_text(args[0] if args else "")
             await client.chat(self._table_arg([]), text)
