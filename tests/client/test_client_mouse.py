@@ -26,10 +26,10 @@ class Tmux:
     def __init__(self, tmp: Path, mouse: bool) -> None:
         conf = tmp / "tmux.conf"
         conf.write_text("set -g mouse on\n" if mouse else "")
-        self.socket = f"boneyard-test-{os.getpid()}-{int(mouse)}"
+        self.socket = str(tmp / "tmux.sock")  # its own server, gone with the test's folder
         command = " ".join([*_program(), "play", "moon", "--name", "tester", "--pause", "0", "--no-bell"])
         self.term = Terminal(
-            ["tmux", "-L", self.socket, "-f", str(conf), "new-session", "-x", str(COLUMNS), "-y", str(LINES),
+            ["tmux", "-S", self.socket, "-f", str(conf), "new-session", "-x", str(COLUMNS), "-y", str(LINES),
              command],
             COLUMNS, LINES,
         )  # fmt: skip
@@ -58,7 +58,7 @@ class Tmux:
         self.term.type(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, check=False)
         with contextlib.suppress(OSError):
             os.kill(self.term.pid, 9)
         with contextlib.suppress(OSError):
