@@ -267,7 +267,7 @@ def test_replay_full_screen_steps_through_a_record(tmp_path: Path) -> None:
 
     try:
         first = after("", "[1/")
-        assert "Moon · replay · hand 1" in first and "the deal" in first
+        assert "Replay · Moon · hand 1" in first and "the deal" in first
         after("\r", "[2/")  # Enter: the next step
         after("\x1b[D", "[1/")  # ←: back
         shown = after("n", "Hand 2: the deal")  # the next hand: the sheet has the first hand's bid

@@ -53,16 +53,24 @@ def test_mirror_equals_engine_view_after_every_turn(
         assert mirror.tables["t1"].game_over is not None
 
 
-def test_mirror_sorts_moon_hand_trumps_first() -> None:
+def test_mirror_keeps_one_moon_hand_order_when_trump_is_named() -> None:
+    """Issue 24.6: the hand used to re-sort trumps first when trump was named, renumbering every tile."""
     mirror = Mirror()
+    named = 0
+    before: tuple[Any, ...] = ()
     for message, _ in feed("moon", {}, 0, 1):
         if message is None:
             break
         mirror.apply(message)
         view = mirror.tables["t1"].view
-        if view is not None and getattr(view, "trump", None) is not None and view.hand:
-            trumps = [rules.is_trump(t, view.trump) for t in view.hand]
-            assert trumps == sorted(trumps, reverse=True)  # every trump before every other tile
+        if view is None:
+            continue
+        assert list(view.hand) == rules.sort_moon_hand(view.hand, None)  # one order, trump or not
+        if getattr(getattr(message, "event", None), "type", None) == "trump_named" and view.hand:
+            assert view.hand == before
+            named += 1
+        before = view.hand
+    assert named > 0
 
 
 # --- the client's layout against the engine's, play by play -------------------------------

@@ -9,10 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import RichLog
 
+from boneyard.clients.cli.core.rules import tile_word
 from boneyard.clients.cli.main import main
 from boneyard.clients.cli.replay import load_records, steps
+from boneyard.clients.cli.tui.replay import ReplayApp, ReplayScreen
+from boneyard.clients.cli.tui.widgets import Board
 from boneyard.clients.cli.ui.render import plain
+from boneyard.protocol import MoonRecord
 from boneyard.server.games.registry import GAMES
 from boneyard.server.simulate import simulate
 
@@ -86,3 +91,33 @@ def test_replay_runs_as_a_program(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Layout" in done.stdout and "Game over" in done.stdout
+
+
+async def test_the_full_screen_replay_heads_logs_and_names_the_widow_and_discard(tmp_path: Path) -> None:
+    """Issue 24.9: the replay's log pane stayed empty, its header said "(watching)", and the widow and the
+    discard were not named though the record has them."""
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in _records("moon", {}, 1)))
+    record = load_records(path)[0]
+    assert isinstance(record, MoonRecord)
+    hand = next(h for h in record.hands if any(a.type == "discard" for a in h.actions))
+    discard = next(a for a in hand.actions if a.type == "discard")
+    app = ReplayApp(record, colour=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        heading = str(screen.query_one("#title").render())
+        assert "(watching)" not in heading and heading.startswith("Replay · Moon · hand 1"), heading
+        widow, tile = tile_word(hand.widow), tile_word(discard.tile)
+        number = record.hands.index(hand) + 1
+        at = next(i for i, s in enumerate(app.steps) if "discards" in s.title and s.hand == number)
+        await pilot.press(*["right"] * at)
+        assert app.screen_at == at
+        title = app.steps[at].title
+        assert f"takes the widow {widow}, discards {tile}" in title, title
+        log = screen.query_one("#log", RichLog)
+        logged = [strip.text for strip in log.lines]
+        assert any(f"the deal (the widow {widow})" in line for line in logged), logged
+        assert any(tile in line and "discards" in line for line in logged), logged
+        assert f"discard: {tile}" in str(screen.query_one(Board).render())

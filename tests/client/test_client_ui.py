@@ -92,11 +92,11 @@ async def test_typing_moves_plays_a_moon_hand_while_events_print(url: str) -> No
         "Hand scored:",
         "<tester> hello table",
         "unknown command '9-9'",
-        "No table has that",  # no_such_table in words
+        "no table t9 (no_such_table)",  # the server's words, once, and the code
         "trump is a number 0-6",
     ):
         assert expected in text, expected
-    assert text.count("No table has that") == 2  # `join nowhere 1` and `join t9 0`, each said once
+    assert text.count("(no_such_table)") == 2  # `join nowhere 1` and `join t9 0`, each said once
     assert typed >= 7  # at least one play per trick of the hand
     assert not client.connected and client.close_code == 1000
 

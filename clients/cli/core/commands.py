@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,22 +26,11 @@ class CommandError(Exception):
         self.command = command
 
     def explain(self) -> str:
-        """The error in words: the server's message (its tiles as the client shows them), and what the
-        code means in general."""
+        """The error in words, once: the server's message (its tiles as the client shows them), or what the
+        code means in general when the server said nothing more; then the code."""
         meaning = ERROR_CODES.get(self.code, "")  # type: ignore[call-overload]
         text = in_our_notation(self.message) or meaning or self.code
-        if not meaning or _same_words(meaning, text):
-            return f"{text} ({self.code})"
-        return f"{text} — {meaning}"
-
-
-def _same_words(a: str, b: str) -> bool:
-    """Whether ``a`` says nothing ``b`` does not (the code's meaning repeating the server's message)."""
-
-    def words(text: str) -> set[str]:
-        return set(re.findall(r"[a-z0-9_]+", text.lower())) - {"this", "that", "the", "a", "an"}
-
-    return words(a) <= words(b)
+        return f"{text} ({self.code})"
 
 
 class ConnectionLost(CommandError):

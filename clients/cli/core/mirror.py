@@ -277,7 +277,9 @@ def _seats_from(first: int, n: int, players: int = 3) -> list[int]:
 
 def _sorted(view: View) -> View:
     if isinstance(view, MoonView):
-        return view.model_copy(update={"hand": tuple(sort_moon_hand(view.hand, view.trump))})
+        # One order for the whole hand, trump or not: naming trump must not renumber the hand a player
+        # has been reading (the trumps are marked where it is shown).
+        return view.model_copy(update={"hand": tuple(sort_moon_hand(view.hand, None))})
     return view.model_copy(update={"hand": tuple(sort_straight_hand(view.hand))})
 
 

@@ -29,20 +29,21 @@ from textual.binding import Binding, BindingType
 from textual.filter import NoColor
 
 from boneyard.clients.cli.core.commands import CommandError
-from boneyard.clients.cli.core.session import Client
+from boneyard.clients.cli.core.session import Client, Notice
 from boneyard.clients.cli.tui.lobby import LobbyScreen
 from boneyard.clients.cli.tui.screens import (
     ConfirmScreen,
     GameOverScreen,
     HandResultScreen,
     HelpScreen,
+    Passing,
     RulesScreen,
 )
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.controller import Controller, LineKind, one_line
 from boneyard.protocol import DealRevealed
-from boneyard.protocol.game import HandStarted, MoonHandScored, StraightHandScored
+from boneyard.protocol.game import GameOver, HandStarted, MoonHandScored, StraightHandScored
 
 Startup = Callable[["BoneyardApp"], Awaitable[None]]
 
@@ -113,7 +114,8 @@ class BoneyardApp(App[int]):
         self._table_of_item: str | None = None
         self._warned_low = False
         self._mine: dict[str, bool] = {}
-        self._shown_over: set[tuple[str, int]] = set()
+        self._shown_over: dict[str, GameOver] = {}
+        """Each table's last game whose game-over window was shown."""
         self._stopping = False
         if not colour:
             self.no_color = True
@@ -123,6 +125,9 @@ class BoneyardApp(App[int]):
 
     def line(self, fragments: render.Fragments, kind: LineKind) -> None:
         text = to_text(fragments)
+        window = self.screen
+        if isinstance(window, Passing) and kind != "event" and self._belongs(window, self._table_of_item):
+            window.note(text)  # what was typed through the window is answered on it (not the play)
         if kind == "error":
             self._status(text)
             return
@@ -154,6 +159,8 @@ class BoneyardApp(App[int]):
     def _belongs(self, screen: Any, table_id: str | None) -> bool:
         if isinstance(screen, LobbyScreen):
             return table_id in (None, "lobby")
+        if isinstance(screen, Passing):
+            return table_id in (None, screen.mirror.table_id)
         return table_id in (None, self.controller.current)
 
     @property
@@ -173,6 +180,8 @@ class BoneyardApp(App[int]):
         self._table_of_item = "lobby" if lobby else getattr(item, "table_id", None)
         self.controller.handle(item)
         self._table_of_item = None
+        if isinstance(item, Notice) and item.kind == "resumed":
+            self._status(Text(""))  # "[disconnected] ..." is over
         mirror = self.controller.mirror
         table_id = getattr(item, "table_id", None)
         turn = self.client.mirror.tables.get(table_id or "")
@@ -218,10 +227,9 @@ class BoneyardApp(App[int]):
         mirror = self.client.mirror.tables.get(table_id)
         if mirror is None or mirror.game_over is None or self.controller.current != table_id:
             return
-        key = (table_id, len(mirror.hands))
-        if key in self._shown_over:
-            return
-        self._shown_over.add(key)
+        if self._shown_over.get(table_id) is mirror.game_over:
+            return  # this game's window was shown (a rematch's game has its own game_over)
+        self._shown_over[table_id] = mirror.game_over
         while isinstance(self.screen, HandResultScreen):
             self.pop_screen()
         self.push_screen(GameOverScreen(mirror), self._after_game)
@@ -325,6 +333,8 @@ class BoneyardApp(App[int]):
 
     async def _pump(self) -> None:
         stream = self.client.listen()
+        # The lobby opens with every table now (its pushes tell only of changes), as line mode does.
+        self.run_worker(self.guarded(self._list_tables()), group="startup")
         if self.startup is not None:
             self.run_worker(self.guarded(self.startup(self)), group="startup")
         async for item in stream:
@@ -334,6 +344,10 @@ class BoneyardApp(App[int]):
                 self._status(
                     to_text(one_line(RuntimeError(f"could not show a {type(item).__name__}: {error}")))
                 )
+
+    async def _list_tables(self) -> None:
+        await self.client.list_tables()
+        self.changed(None)
 
     async def run_session(self) -> int:
         """Run until quit (or the connection closes for good); leave the tables and close."""

@@ -2,15 +2,16 @@ r"""Dominoes drawn on a :class:`~.canvas.Canvas`: a Moon trick, and Straight's t
 
 Straight's layout is the line left to right through the opening tile, doubles lying crosswise
 (drawn upright, three rows high), and the spinner's ``up`` and ``down`` arms going up and down
-from it, their tiles upright and their doubles crosswise (flat). What does not fit is elided
-next to the spinner, never at the open ends. Each open end is marked on the tile itself: its
-pip highlighted (``OPEN``), and an arrow just outside it pointing away (``◂ ▸ ▴ ▾``), so that
-the ends read without colour too (``NO_COLOR``).
+from it, their tiles upright and their doubles crosswise (flat). The line's row is chosen so that
+both arms fit where the board has the rows; on a board too short for upright arms, their tiles lie
+flat, a row each. What still does not fit is elided next to the spinner, never at the open ends.
+Each open end is marked on the tile itself: its pip highlighted (``OPEN``), and an arrow just
+outside it pointing away (``◂ ▸ ▴ ▾``), so that the ends read without colour too (``NO_COLOR``).
 
 >>> from boneyard.clients.cli.core import layout as L
 >>> lay = L.play(L.play(L.play(L.EMPTY, (6, 4), None), (4, 4), "right"), (4, 1), "right")
 >>> lay = L.play(L.play(L.play(lay, (4, 3), "up"), (4, 2), "down"), (1, 1), "right")
->>> print("\n".join(row.rstrip() for row in straight_layout(lay, 30, 12).plain().splitlines()[1:]))
+>>> print("\n".join(row.rstrip() for row in straight_layout(lay, 30, 11).plain().splitlines()))
              ▴
             ┌3┐
             │─│
@@ -193,11 +194,18 @@ def straight_layout(layout: Layout, width: int, height: int, scale: Scale | None
         return canvas
     pieces, spinner = line_pieces(layout)
     room = width - 2  # a column each side for the ends' arrows
+    arms = layout.arms
+    up, down = list(arms.get("up", ())), list(arms.get("down", ()))
     if scale is None:
         wide = sum(p.width(LARGE) for p in pieces) <= room
         scale = LARGE if height >= 21 and (wide or width >= 70) else SMALL
+        if scale is LARGE and _arm_rows(up, LARGE) + LARGE.upright_h + _arm_rows(down, LARGE) > height:
+            scale = SMALL  # the arms would not fit large: every tile of them small beats some elided
     fitted = _fit_line(pieces, spinner, room, scale)
-    y = height // 2
+    # Upright arm tiles take three rows each; where that is more than the board has, they lie flat
+    # (a row each), so that the up and down arms stay in sight on a short board.
+    compact = not scale.big and _arm_rows(up, scale) + scale.upright_h + _arm_rows(down, scale) > height
+    y = _line_row(height, scale, _arm_rows(up, scale, compact), _arm_rows(down, scale, compact))
     x = 1 + max(0, (room - sum(1 if p is None else p.width(scale) for p in fitted)) // 2)
     spinner_at: tuple[int, int] = (-1, -1)
     placed: list[tuple[int, int, Piece]] = []
@@ -225,34 +233,60 @@ def straight_layout(layout: Layout, width: int, height: int, scale: Scale | None
     if spinner_at[0] >= 0:
         sx, stop = spinner_at
         top_pip, bottom_pip = pips(scale, sx, stop, True)
-        arms = layout.arms
         for end, arm, step, row, pip in (
-            ("up", arms.get("up", ()), -1, stop - 1, top_pip),
-            ("down", arms.get("down", ()), +1, stop + scale.upright_h, bottom_pip),
+            ("up", up, -1, stop - 1, top_pip),
+            ("down", down, +1, stop + scale.upright_h, bottom_pip),
         ):
-            outer = _arm(canvas, scale, list(arm), sx, row, step)
+            outer = _arm(canvas, scale, arm, sx, row, step, compact)
             if end in ends:
                 cells, at = outer if outer is not None else ((pip,), (pip[0], row))
                 mark_open(canvas, cells, end, at)
     return canvas
 
 
+def _tall(p: PlacedTile, scale: Scale, compact: bool = False) -> int:
+    """Rows an arm's tile takes: a double lies across it (flat), the others stand, unless ``compact``."""
+    return scale.flat_h if p.crosswise or compact else scale.upright_h
+
+
+def _arm_rows(arm: Sequence[PlacedTile], scale: Scale, compact: bool = False) -> int:
+    """Rows an up or down arm takes, with the row for its end's arrow."""
+    return sum(_tall(p, scale, compact) for p in arm) + 1
+
+
+def _line_row(height: int, scale: Scale, up: int, down: int) -> int:
+    """The line's row: the board's middle, moved so that the up arm (``up`` rows) and the down arm fit
+    where they can (a long down arm must not lose tiles while rows above stay empty)."""
+    half = scale.upright_h // 2
+    spare = height - (up + scale.upright_h + down)
+    if spare >= 0:  # both fit: the slack shared above and below
+        return up + spare // 2 + half
+    # They do not both fit: each arm gets two rows (its outermost tile and its arrow) first, then the
+    # rest of the rows in proportion to what each still needs.
+    low_up, low_down = min(up, 2), min(down, 2)
+    extra = max(0, height - scale.upright_h - low_up - low_down)
+    above = low_up + extra * (up - low_up) // max(1, up - low_up + down - low_down)
+    return max(half, min(height - 1 - half, above + half))
+
+
 def _arm(
-    canvas: Canvas, scale: Scale, arm: Sequence[PlacedTile], x: int, y: int, step: int
+    canvas: Canvas, scale: Scale, arm: Sequence[PlacedTile], x: int, y: int, step: int, compact: bool = False
 ) -> tuple[tuple[tuple[int, int], ...], tuple[int, int]] | None:
     """An up (``step`` -1) or down (+1) arm from the spinner's edge at row ``y``, outermost tiles kept
-    (a row is left beyond them for the end's arrow). Returns the outermost tile's outer pip cells and
-    the cell beyond it, or ``None`` for an empty arm."""
+    (a row is left beyond them for the end's arrow); ``compact``, every tile flat, a row each. Returns the
+    outermost tile's outer pip cells and the cell beyond it, or ``None`` for an empty arm."""
     room = (y if step < 0 else canvas.height - y - 1) + (0 if arm else 1)
     shown = list(arm)
     elided = 0
 
     def tall(p: PlacedTile) -> int:
-        return scale.flat_h if p.crosswise else scale.upright_h
+        return _tall(p, scale, compact)
 
     while shown and sum(tall(p) for p in shown) > room - (1 if elided else 0):
         shown.pop(0)
         elided += 1
+    if not shown and arm and tall(arm[-1]) <= room:  # no row for "⋮" too: the open end matters more
+        shown, elided = [arm[-1]], 0
     row = y
     if elided:
         canvas.put(x + scale.upright_w // 2, row, "⋮", DIM)
@@ -262,9 +296,10 @@ def _arm(
         h = tall(p)
         top = row if step > 0 else row - h + 1
         a, b = (p.inner, p.outer) if step > 0 else (p.outer, p.inner)
-        left = x - (scale.flat_w - scale.upright_w) // 2 if p.crosswise else x
-        draw(canvas, scale, left, top, a, b, not p.crosswise, TILE)
-        a_cell, b_cell = pips(scale, left, top, not p.crosswise)
+        lying = p.crosswise or compact
+        left = x - (scale.flat_w - scale.upright_w) // 2 if lying else x
+        draw(canvas, scale, left, top, a, b, not lying, TILE)
+        a_cell, b_cell = pips(scale, left, top, not lying)
         cells = (a_cell, b_cell) if p.crosswise else ((a_cell,) if step < 0 else (b_cell,))
         row += h * step
         outer = (cells, (x + scale.upright_w // 2, row))

@@ -68,7 +68,7 @@ class LobbyScreen(PlayScreen):
 
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)
-        grid.add_columns("table", "game", "status", "timer", "seats", "options")
+        grid.add_columns("table", "game", "status", "seats", "options and timer")
         self.ready = True
         for line in self.boneyard.backlog("lobby"):  # what came before the screen was up (else lost)
             self.write(line)

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.filter import NoColor
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.rules import tile_word
@@ -49,11 +49,26 @@ class ReplayScreen(TableScreen):
         self.ready = True
         self.query_one("#command").display = False
         self.query_one("#hand").display = False
-        self.query_one("#log").display = False
         self.redraw()
 
     def source(self) -> tuple[TableMirror | None, float | None, bool]:
         return self.steps[self.at].mirror, None, True
+
+    def heading(self, mirror: TableMirror | None, connected: bool) -> Text:
+        """Which game, hand and step: a replay, not a table being watched."""
+        view = mirror.view if mirror is not None else None
+        if view is None:
+            return Text("Replay", "bold")
+        game = "Moon" if view.game == "moon" else "Straight"
+        head = f"Replay · {game} · hand {view.hand_number + 1} · to {view.target}"
+        return Text(f"{head} · step {self.at + 1} of {len(self.steps)}", "bold", no_wrap=True)
+
+    def log_steps(self) -> None:
+        """The log: every step up to this one (the last 200), the latest at the bottom."""
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for step in self.steps[max(0, self.at - 199) : self.at + 1]:
+            log.write(Text(step.title))
 
     def redraw(self) -> None:
         super().redraw()
@@ -68,6 +83,7 @@ class ReplayScreen(TableScreen):
             hands.append(" ".join(map(tile_word, tiles)) or "—")
             hands.append("\n")
         self.query_one("#hands", Static).update(hands)
+        self.log_steps()
         over = mirror.game_over
         title = f"[{self.at + 1}/{len(self.steps)}] {step.title}"
         if over is not None:

@@ -13,7 +13,15 @@ from typing import Any
 
 from boneyard.clients.cli.core import layout as layouts
 from boneyard.clients.cli.core.mirror import TableMirror
-from boneyard.clients.cli.core.rules import Tile, pips, sort_moon_hand, sort_straight_hand, trick_winner
+from boneyard.clients.cli.core.rules import (
+    Tile,
+    pips,
+    sort_moon_hand,
+    sort_straight_hand,
+    tile_word,
+    trick_winner,
+    trump_word,
+)
 from boneyard.protocol import (
     MoonRecord,
     MoonTable,
@@ -96,7 +104,7 @@ def moon_positions(record: MoonRecord) -> list[Position]:
         )  # fmt: skip
         last: tuple[tuple[int, Tile], ...] = ()
         winner: int | None = None
-        walk.add("the deal", view)
+        walk.add(f"the deal (the widow {tile_word(hand.widow)})", view)
         for action in hand.actions:
             view, last, winner = _moon_step(walk, view, action, hand.widow, last, winner)
         points = tuple(after - before for after, before in zip(hand.scores, scores, strict=True))
@@ -127,11 +135,14 @@ def _moon_step(
     elif action.type == "discard":
         held[seat].append(widow)
         held[seat].remove(action.tile)
-        view = view.model_copy(update={"phase": "naming_trump", "to_move": seat})
-        walk.add(f"{walk.name(seat)} takes the widow and discards", view)
+        # Everything is face up in a replay: the discard is shown as its bidder saw it.
+        view = view.model_copy(update={"phase": "naming_trump", "to_move": seat, "discard": action.tile})
+        walk.add(
+            f"{walk.name(seat)} takes the widow {tile_word(widow)}, discards {tile_word(action.tile)}", view
+        )
     elif action.type == "trump":
         view = view.model_copy(update={"phase": "playing", "trump": action.trump, "to_move": seat})
-        walk.add("trump named", view)
+        walk.add(f"{walk.name(seat)} names trump: {trump_word(action.trump)}", view)
     else:
         held[seat].remove(action.tile)
         trick = (*view.trick, (seat, action.tile))

@@ -5,15 +5,17 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
-from textual.widgets import Button, Markdown, Static
+from textual.widgets import Button, Input, Markdown, Static
 
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.tui.sheet import hand_words, sheet_text
@@ -21,21 +23,36 @@ from boneyard.clients.cli.ui.describe import winner_text
 from boneyard.clients.cli.ui.rulebook import rules_text
 from boneyard.protocol.game import MoonHandScored
 
+ResultType = TypeVar("ResultType")
+
 KEYS = """\
 Keys at the table
-  1..9 Enter      that tile of your hand (or that action, when not tiles)
-  ← → Enter       move along your hand; play the highlighted tile
-  mouse           click a tile, or an action (bid, pass, trump, draw)
-  64  6-4  64 l   name a tile (and a Straight end: left right up down)
-  bid 5  pass  trump 6  trump doubles  draw
-  ?  help         Esc  close a window
-Commands: say TEXT · rules · ready · rematch · record · leave · auto on|off
-          tables · quit
+  1..9 Enter    that tile of your hand (or that bid, trump, draw...)
+  ← → Enter     move along your hand; play the highlighted tile
+  mouse         click a tile, or an action (bid, pass, trump, draw)
+  64  6-4  64 l name a tile (and a Straight end: left right up down)
+  bid 5  pass  trump 6  trump doubles  trump none  draw
+  ?  help       Esc  close a window
+Commands: say TEXT · rules · ready · rematch · record · leave
+          auto on|off · tables · quit
 In the lobby: create moon bots=1,2 turn=30 · join TABLE SEAT
-          watch TABLE · or fill in the form and press Create"""
+          watch TABLE · or fill in the form and press Create
+Green tiles are the ones you may play; * marks Moon's trumps."""
 
 
-class Dismissable(ModalScreen[str]):
+class Window(ModalScreen[ResultType]):
+    """A window over the table. Closing one that is no longer on top does nothing: Textual's ``dismiss``
+    pops whatever screen is on top, so a window closed twice (the next hand closed it while Space's
+    ``ready`` was on its way, then Space's handler closed it again) used to close the table under it."""
+
+    def dismiss(self, result: ResultType | None = None) -> AwaitComplete:
+        if not self.is_active:
+            done: AwaitComplete = AwaitComplete.nothing()  # type: ignore[no-untyped-call]
+            return done
+        return super().dismiss(result)
+
+
+class Dismissable(Window[str]):
     """A window closed by Esc (or any key named in its bindings)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -63,13 +80,57 @@ class RulesScreen(Dismissable):
             yield Static("↑ ↓ scroll · Esc closes", classes="hint")
 
 
-class HandResultScreen(Dismissable):
+class Passing(Window[str]):
+    """A window that leaves the keyboard to the table's command line: what the player types goes there
+    (``leave``, ``say``, ``quit``, a move to come...), and only Space, Enter and Esc on an empty command line
+    are the window's own. The latest line said (or refused) shows at its foot (``#note``)."""
+
+    mirror: TableMirror
+
+    AUTO_FOCUS = None
+    """Nothing in the window takes the focus (its buttons answer clicks), so every key comes to
+    :meth:`on_key` first."""
+
+    def prompt(self) -> Input | None:
+        """The command line of the screen under the window."""
+        under = self.app.screen_stack[:-1]
+        found = under[-1].query("#command") if under and self.is_active else None
+        widget = found.first() if found else None
+        return widget if isinstance(widget, Input) else None
+
+    async def on_key(self, event: events.Key) -> None:
+        line = self.prompt()
+        if line is None:
+            return
+        typed = bool(line.value)
+        if event.is_printable and (typed or event.key != "space"):
+            assert event.character is not None
+            line.insert_text_at_cursor(event.character)
+        elif event.key == "backspace" and typed:
+            line.action_delete_left()
+        elif event.key == "enter" and typed:
+            await line.action_submit()
+        elif event.key == "escape" and typed:
+            line.value = ""
+        else:
+            return  # the window's own key (its bindings)
+        event.stop()
+        event.prevent_default()
+
+    def note(self, text: Text) -> None:
+        """Show the latest line said, or the latest refusal, at the window's foot."""
+        with contextlib.suppress(NoMatches):
+            self.query_one("#note", Static).update(text)
+
+
+class HandResultScreen(Passing):
     """The hand's result between hands. Where the server pauses (``hand_pause``), it stays up for the
     server's countdown, and Space or Enter says ``ready``; it goes when the next hand starts. Against a
-    server that does not pause, it stays ``seconds`` (Space goes on at once)."""
+    server that does not pause, it stays ``seconds`` (Space goes on at once). Typing goes to the
+    command line under it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *Dismissable.BINDINGS,
+        Binding("escape", "dismiss('')", "Close"),
         Binding("space,enter", "go_on", "Ready"),
     ]
 
@@ -95,6 +156,7 @@ class HandResultScreen(Dismissable):
                 yield Static(f"pips left: {pips}")
             yield Static(sheet_text(mirror, 60, last=4))
             yield Static(self.hint(), classes="hint", id="pause-hint")
+            yield Static("", classes="note", id="note")
 
     def hint(self) -> str:
         """What the bottom line says: the server's countdown and whom it waits for, or how to go on."""
@@ -135,15 +197,12 @@ class HandResultScreen(Dismissable):
             self.dismiss("")
 
 
-class GameOverScreen(ModalScreen[str]):
-    """The whole score sheet, the winner, the record id; rematch, save the record, the lobby, quit."""
+class GameOverScreen(Passing):
+    """The whole score sheet, the winner, the record id; rematch, save the record, the lobby, quit: by a
+    click, or typed (``rematch``, ``record``, ``leave``, ``quit``: typing goes to the command line). Esc
+    goes back to the lobby. It goes by itself when a rematch starts the next game."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "dismiss('rematch')", "Rematch"),
-        Binding("s", "dismiss('save')", "Save record"),
-        Binding("l,escape", "dismiss('lobby')", "Lobby"),
-        Binding("q", "dismiss('quit')", "Quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss('lobby')", "Lobby")]
 
     def __init__(self, mirror: TableMirror, extra: str = "") -> None:
         super().__init__()
@@ -160,10 +219,22 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(self.verdict(), id="verdict")
             yield Static(sheet_text(mirror, 70), id="final-sheet")
             with Horizontal(classes="buttons"):
-                yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
-                yield Button("Save record (s)", id="save", disabled=over.record_id is None, compact=True)
-                yield Button("Lobby (l)", id="lobby", compact=True)
-                yield Button("Quit (q)", id="quit", compact=True)
+                yield Button("Rematch", id="rematch", variant="primary", compact=True)
+                yield Button("Save record", id="save", disabled=over.record_id is None, compact=True)
+                yield Button("Lobby", id="lobby", compact=True)
+                yield Button("Quit", id="quit", compact=True)
+            yield Static("click, or type rematch · record · leave · quit", classes="hint")
+            yield Static("", classes="note", id="note")
+
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            button.can_focus = False  # the keys are the command line's
+        self.set_interval(0.25, self.tick)
+
+    def tick(self) -> None:
+        """Go once a rematch has started the next game."""
+        if self.mirror.game_over is None:
+            self.dismiss("")
 
     def verdict(self) -> Text:
         """Fair deals: the client's own check of the revealed seeds (once they come, after game over)."""
@@ -180,7 +251,7 @@ class GameOverScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "")
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Window[bool]):
     """A yes/no question (leaving a game in progress)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -23,9 +23,31 @@ from boneyard.protocol.game import MoonHandScored, StraightHandScored
 
 def _sides(mirror: TableMirror, n: int) -> list[str]:
     teams = bool(getattr(mirror.view, "partnerships", False))
-    if teams:
-        return [f"{mirror.seat_name(t)[:3]}+{mirror.seat_name(t + 2)[:3]}" for t in range(2)]
-    return [mirror.seat_name(s)[:6] for s in range(n)]
+    if teams:  # who is in which team is on the players' lines
+        return [f"team {t}" for t in range(2)]
+    return [mirror.seat_name(s) for s in range(n)]
+
+
+def header(sides: list[str], pad: int, col: int) -> list[str]:
+    """The sides' names over their columns, right-aligned: on one line when each fits its column, else on
+    two, every other name on each, so that a name may run into the blank column beside it.
+
+    >>> header(["tester", "bot-1", "bot-2"], 8, 6)
+    ['        tester       bot-2', '               bot-1']
+    """
+    if all(len(s) < col for s in sides):
+        return [" " * pad + "".join(f"{s:>{col}}" for s in sides)]
+    lines = []
+    for parity in (0, 1):
+        line = ""
+        for i, side in enumerate(sides):
+            end = pad + col * (i + 1)
+            if i % 2 == parity:
+                room = (col if i == 0 and pad < col else 2 * col if i else pad + col) - 1
+                name = side[:room]
+                line = line.ljust(end - len(name)) + name
+        lines.append(line)
+    return lines
 
 
 def hand_words(mirror: TableMirror, hand: MoonHandScored | StraightHandScored) -> tuple[str, bool | None]:
@@ -48,10 +70,9 @@ def sheet_text(mirror: TableMirror, width: int = 40, last: int | None = None) ->
         return Text("No hand scored yet.", "dim")
     n = len(hands[0].scores)
     col = max(5, min(8, (width - 7) // n))
-    sides = [name[: col - 1] for name in _sides(mirror, n)]
     pad = max(0, width - col * n - 1)
     out = Text(no_wrap=True, overflow="ellipsis")
-    out.append(f"{'':<{pad}}" + "".join(f"{s:>{col}}" for s in sides), "bold")
+    out.append("\n".join(header(_sides(mirror, n), pad, col)), "bold")
     shown = hands[-last:] if last else hands
     first = len(hands) - len(shown) + 1
     for i, hand in enumerate(shown, first):

@@ -114,13 +114,20 @@ class TableScreen(PlayScreen):
         if not self._drawable():
             return
         mirror, seconds, connected = self.source()
-        self.query_one("#title", Static).update(title_text(mirror, connected))
+        self.query_one("#title", Static).update(self.heading(mirror, connected))
         for widget in (self.query_one(Players), self.query_one(Board), self.query_one(ActionBar)):
             widget.show(mirror, seconds)
         self.query_one(HandBar).show(mirror)
         sheet = self.query_one("#sheet", Static)
         width = sheet.size.width or 28
         sheet.update(sheet_text(mirror, width, last=3) if mirror is not None else "")
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The sheet is laid out for its width when drawn: draw it again once the new sizes are known.
+        self.call_after_refresh(self.redraw)
+
+    def heading(self, mirror: TableMirror | None, connected: bool) -> Text:
+        return title_text(mirror, connected)
 
     def tick(self) -> None:
         """The turn clock moved (once a second or so): only the players' line shows it."""

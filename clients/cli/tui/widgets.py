@@ -15,8 +15,9 @@ from textual.message import Message
 from textual.widget import Widget
 
 from boneyard.clients.cli.core.mirror import TableMirror
-from boneyard.clients.cli.core.rules import is_trump, tile_word, trump_word
+from boneyard.clients.cli.core.rules import is_trump, tile_word
 from boneyard.clients.cli.tui import drawing
+from boneyard.clients.cli.tui.moon_board import moon_board
 from boneyard.clients.cli.ui.choices import Choice, choices, tile_actions
 from boneyard.clients.cli.ui.render import seat_label
 from boneyard.protocol import MoonView, StraightView
@@ -75,10 +76,12 @@ class Players(MirrorWidget):
             style = "bold cyan" if seat == mirror.seat else ("bold" if turn else "")
             name = seat_label(mirror, seat)
             out.append(f"{name[:name_width]:<{name_width}}", style)
-            out.append(f" {view.tile_counts[seat]} tiles" if wide else f" {view.tile_counts[seat]}t")
+            count = view.tile_counts[seat]
+            out.append(f" {count} tile{'' if count == 1 else 's'}" if wide else f" {count}t")
             if isinstance(view, MoonView):
                 bid = view.bids[seat]
-                out.append(f"  {view.tricks[seat]} tricks" if wide else f"  {view.tricks[seat]}tr")
+                won = view.tricks[seat]
+                out.append(f"  {won} trick{'' if won == 1 else 's'}" if wide else f"  {won}tr")
                 out.append(f"  bid {'—' if bid is None else bid:<4}", "dim" if bid in (None, "pass") else "")
                 out.append(" ")
                 out.append(f"{view.scores[seat]:>3} pts", "bold")
@@ -95,35 +98,6 @@ class Players(MirrorWidget):
                 out.append("  ")
                 out.append(f"{int(self.seconds)} s", "bold red" if self.seconds <= 10 else "bold")
         return out
-
-
-def _moon_board(mirror: TableMirror, view: MoonView, width: int, height: int) -> Text:
-    """Trump and the auction, then the trick: one slot per seat in seat order, its tile once played."""
-    head = Text(no_wrap=True, overflow="crop")
-    head.append(f"Trump: {trump_word(view.trump)}", "bold yellow")
-    if view.high_bidder is not None:
-        head.append(f"   high bid {mirror.seat_name(view.high_bidder)} {view.high_bid}")
-    head.append("   ")
-    head.append(view.phase.replace("_", " "), "dim")
-    lines = [head, Text("")]
-    played = dict(view.trick)
-    if view.phase == "playing" or view.trick:
-        slots: list[tuple[str, Any, str]] = []
-        for seat in range(len(view.tile_counts)):
-            tile = played.get(seat)
-            mark = "▶ " if seat == view.to_move else ""
-            style = "bold yellow" if tile is not None and is_trump(tile, view.trump) else "bold"
-            slots.append((mark + seat_label(mirror, seat), tile, style))
-        lines += drawing.moon_trick(slots, width).text().split("\n")
-        if view.trick:
-            led = view.trick[0]
-            lines.append(Text(f"{mirror.seat_name(led[0])} led {tile_word(led[1])}", "dim"))
-    if mirror.last_trick and mirror.last_trick_winner is not None:
-        tiles = " ".join(tile_word(t) for _, t in mirror.last_trick)
-        lines.append(Text(f"last trick {tiles}: {mirror.seat_name(mirror.last_trick_winner)} took it", "dim"))
-    if view.discard is not None:
-        lines.append(Text(f"your discard: {tile_word(view.discard)}", "dim"))
-    return Text("\n").join(lines)
 
 
 def _straight_board(view: StraightView, width: int, height: int) -> Text:
@@ -148,7 +122,7 @@ class Board(MirrorWidget):
         view = mirror.view
         width, height = self.size.width, self.size.height
         if isinstance(view, MoonView):
-            return _moon_board(mirror, view, width, height)
+            return moon_board(mirror, view, width, height)
         return _straight_board(view, width, height)
 
 
@@ -188,7 +162,18 @@ class HandBar(MirrorWidget):
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         n = len(self.menu())
-        return 2 * max(1, -(-n // max(1, width // SLOT)))
+        return 2 * max(1, -(-n // max(1, width // SLOT))) + 1  # and the legend
+
+    def legend(self, choosing: bool, trumps: bool) -> str:
+        """What the marks mean: green is a tile you may play now, ``*`` a trump."""
+        parts = []
+        if choosing:
+            discard = self.mirror is not None and getattr(self.mirror.view, "phase", "") == "discarding"
+            verb = "discard" if discard else "play"
+            parts.append(f"green: you may {verb} it")
+        if trumps:
+            parts.append("*: a trump")
+        return " · ".join(parts)
 
     def render(self) -> Text:
         menu = self.menu()
@@ -203,8 +188,8 @@ class HandBar(MirrorWidget):
             chunk = menu[start : start + row]
             if start:
                 out.append("\n")
-            for c in chunk:
-                out.append(f"{c.number:^{SLOT - 1}} ", "bold cyan" if c.legal else "dim")
+            for c in chunk:  # numbered only while they are what a number chooses (not during the auction)
+                out.append(f"{c.number if choosing else '':^{SLOT - 1}} ", "bold cyan" if c.legal else "dim")
             out.append("\n")
             for c in chunk:
                 assert c.tile is not None
@@ -216,6 +201,9 @@ class HandBar(MirrorWidget):
                 mark = "*" if is_trump(c.tile, trump) else " "
                 out.append(c.label, style)
                 out.append(mark + " ", "yellow")
+        trumps = any(c.tile is not None and is_trump(c.tile, trump) for c in menu)
+        out.append("\n")
+        out.append(self.legend(choosing, trumps), "dim")
         return out
 
     def move(self, step: int) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boneyard.clients.cli.core.rules import Tile, tile_word, trump_word
+from boneyard.clients.cli.core.rules import Tile, tile_word
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def action_text(action: Any) -> str:
     if kind == "bid":
         return f"bid {action.bid}"
     if kind == "trump":
-        return f"trump {trump_word(action.trump)}"
+        return f"trump {action.trump}"  # as typed: trump 6, trump doubles, trump none
     if kind == "discard":
         return f"discard {tile_word(action.tile)}"
     if kind == "play":

@@ -91,12 +91,17 @@ def _by_number(n: int, legal: Sequence[Any], hand: Sequence[Tile]) -> Any:
     return choice.actions[0]
 
 
+def shortened(word: str, most: int = 24) -> str:
+    """A word the player typed, cut to ``most`` characters to be echoed (a pasted page stays one line)."""
+    return word if len(word) <= most else word[: most - 1] + "…"
+
+
 def check_move_words(text: str) -> None:
     """InputError unless ``text`` could be a move at all (a number, a tile, or a move word)."""
     words = text.lower().split()
     head = words[0] if words else ""
     if head not in MOVE_WORDS and not head.isdigit() and parse_tile(head) is None:
-        raise InputError(f"unknown command {head!r}: type `help`")
+        raise InputError(f"unknown command {shortened(head)!r}: type `help`")
 
 
 def parse_move(
@@ -149,7 +154,7 @@ def parse_move(
         return _pick(legal, "discard", tile=tile) or _fail(f"you cannot discard {tile_word(tile)} now")
     tile = parse_tile(head)
     if tile is None:
-        raise InputError(f"unknown command {head!r}: type `help`")
+        raise InputError(f"unknown command {shortened(head)!r}: type `help`")
     if len(rest) > 1 or (rest and rest[0] not in ENDS):
         raise InputError("after a tile, name an end: left, right, up or down")
     end = ENDS[rest[0]] if rest else None
@@ -209,8 +214,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "help": ("help", "this list"),
     "tables": ("tables", "list the tables (the lobby updates by itself)"),
     "create": (
-        "create moon|straight [players=N] [partnerships=on|off] [target=N] [all_pass=redeal|force_last]\n"
-        "         [bots=1,2] [level=basic|good|strong] [turn=SECONDS|none] [seat=N|none] [delay=MS]",
+        "create moon|straight [players=N] [partnerships=on|off] [target=N]\n"
+        "         [all_pass=redeal|force_last] [bots=1,2] [level=basic|good|strong]\n"
+        "         [turn=SECONDS|none] [seat=N|none] [delay=MS]",
         "create a table (seat 0 by default)",
     ),
     "join": ("join TABLE SEAT", "sit in an empty seat"),
@@ -219,7 +225,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "leave": ("leave [TABLE]", "leave the current (or named) table"),
     "say": ("say TEXT", "chat at the current table"),
     "rematch": ("rematch", "ask for a new game once this one is over"),
-    "ready": ("ready", "between hands: done looking at the result, deal the next hand"),
+    "ready": ("ready", "between hands: done with the result, deal the next hand"),
     "board": ("board", "show the table again"),
     "record": ("record [RECORD_ID]", "fetch a finished game's record and save it as JSON"),
     "auto": ("auto on|off", "let the basic bot play your seat"),
@@ -232,15 +238,25 @@ ALIASES = {"list": "tables", "ls": "tables", "spectate": "watch", "chat": "say",
 
 MOVE_HELP = """\
 At the table:
-  N                 play legal move number N (the list shows after `Your move:`)
+  N                 play legal move number N (listed after `Your move:`)
   6-4, 64, [6|4]    play that tile (Moon), or discard it when discarding
   64 left / 64 l    Straight: play [6|4] on that end (left, right, up, down)
-  pass, draw        pass (Moon auction, or Straight with nothing to play), draw from the boneyard
+  pass              pass (the Moon auction, or Straight with nothing to play)
+  draw              Straight: draw from the boneyard
   bid 5             Moon: bid 4, 5, 6, 7 or 21
   trump 6           Moon: name trump 0-6, `trump doubles` or `trump none`"""
 
 
+HELP_WIDTH = 78
+"""The help's widest line: it reads whole on an 80-column terminal (a wrapped line breaks mid-phrase)."""
+
+
 def help_text() -> str:
+    """Every move and command, in lines of at most :data:`HELP_WIDTH` characters.
+
+    >>> max(len(line) for line in help_text().splitlines()) <= HELP_WIDTH
+    True
+    """
     lines = [MOVE_HELP, "Commands:"]
     lines += [f"  {usage:<16}  {what}" if len(usage) <= 16 else f"  {usage}\n  {'':<16}  {what}"
               for usage, what in COMMANDS.values()]  # fmt: skip

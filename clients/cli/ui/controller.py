@@ -44,8 +44,12 @@ from boneyard.clients.cli.ui.describe import error_line, message_line
 from boneyard.clients.cli.ui.forms import FormError, chat_text, create_request
 from boneyard.protocol import Error, HandPause, Seated, Snapshot, TableCreated, Turn
 from boneyard.protocol.game import GameOver
+from boneyard.protocol.handshake import FEATURE_BOT_DELAY
 
 LineKind = Literal["event", "error", "notice", "chat", "info"]
+
+WATCH_PACE_MS = 1200
+"""A bots-only table's pace for a person watching it: a move about every second, a hand in half a minute."""
 
 
 class Sink(Protocol):
@@ -285,6 +289,8 @@ class Controller:
             await client.leave(table_id)
             self.current = None if table_id == self.current else self.current
             self.info(f"Left table {table_id}")
+            if not client.mirror.tables:  # back in the lobby: its pushes skipped us while we sat
+                await client.list_tables()
         elif name == "say":
             text = chat_text(args[0] if args else "")
             await client.chat(self._table_arg([]), text)
@@ -313,10 +319,24 @@ class Controller:
         self.sink.changed(self.current)
 
     async def create(self, request: dict[str, Any]) -> None:
-        """Create a table from checked form fields (:func:`.forms.validate_create`) and look at it."""
+        """Create a table from checked form fields (:func:`.forms.validate_create`) and look at it.
+
+        A table of bots only, created to be watched, moves at :data:`WATCH_PACE_MS` unless the player named
+        a pace: the server's own pace for such tables (``bots_only_move_ms``) is its floor, set for its
+        load, not for a person following the game."""
+        watched = request.get("seat", 0) is None
+        hello = self.client.hello
+        if (
+            watched
+            and "bot_delay_ms" not in request
+            and hello is not None
+            and FEATURE_BOT_DELAY in hello.features
+        ):
+            floor = hello.limits.bots_only_move_ms or 0
+            request = {**request, "bot_delay_ms": max(WATCH_PACE_MS, floor)}
         created = await self.client.create_table(**request)
         table_id = created.table.table_id
-        if request.get("seat", 0) is None:  # created to be watched (e.g. bots only): watch it
+        if watched:  # created to be watched (e.g. bots only): watch it
             await self.client.spectate(table_id)
         self.current = table_id
 

@@ -135,7 +135,9 @@ def event_line(mirror: TableMirror, event: Any) -> Fragments | None:
             return [("class:title", f"Hand scored: {names} +{award}"), ("class:dim", f"   pips left: {pips}"),
                     ("", f"   scores: {_score_list(mirror, totals)}")]  # fmt: skip
         case GameOver(scores=totals):
-            return [("class:title", f"Game over: {winner_text(mirror, event)}.   Final scores: "),
+            said = winner_text(mirror, event)
+            stop = "" if said.endswith("!") else "."  # "well played!", not "well played!."
+            return [("class:title", f"Game over: {said}{stop}   Final scores: "),
                     ("class:score", _score_list(mirror, totals))]  # fmt: skip
     return None
 

@@ -5,12 +5,16 @@ data so that an installed client has it (tests/client/test_client_docs.py checks
 
 >>> "Three-Player Moon" in rules_text("moon") and "Straight" not in rules_text("moon").splitlines()[0]
 True
+>>> "[6-4]" in rule_book(), "[6-4]" in rules_text(), "[6|4]" in rules_text()
+(True, False, True)
 """
 
 from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+
+from boneyard.clients.cli.core.rules import in_our_notation
 
 HEADINGS = {"moon": "## Three-Player Moon", "straight": "## Straight Dominoes"}
 
@@ -21,8 +25,9 @@ def rule_book() -> str:
 
 
 def rules_text(game: str | None = None) -> str:
-    """The rules of ``game`` (``moon`` or ``straight``), or the whole book."""
-    book = rule_book()
+    """The rules of ``game`` (``moon`` or ``straight``), or the whole book; its tiles written as the
+    table shows them (``[6|4]``, where the book writes ``[6-4]``)."""
+    book = in_our_notation(rule_book())
     heading = HEADINGS.get(game or "")
     if heading is None or heading not in book:
         return book

@@ -1,0 +1,83 @@
+"""Moon's middle region: trump and the auction in words, then the trick as it is built.
+
+The head says what the hand waits for (who bids, who takes the widow and discards, who names trump);
+the trick shows one slot per seat, the leader's and the winning tile marked, then who led, who is
+winning it, and the tricks each player has taken this hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from boneyard.clients.cli.core.mirror import TableMirror
+from boneyard.clients.cli.core.rules import is_trump, tile_word, trick_winner, trump_word
+from boneyard.clients.cli.tui import drawing
+from boneyard.clients.cli.ui.render import seat_label
+from boneyard.protocol import MoonView
+
+
+def _who(mirror: TableMirror, seat: int | None) -> str:
+    return "you" if seat is not None and seat == mirror.seat else mirror.seat_name(seat or 0)
+
+
+def stage_words(mirror: TableMirror, view: MoonView) -> str:
+    """What the hand waits for, in words (the phase names only what the engine calls it)."""
+    mover, mine = view.to_move, mirror.my_turn
+    if view.phase == "bidding":
+        return "bidding: your bid" if mine else f"bidding: {_who(mirror, mover)} to bid"
+    if view.phase == "discarding":
+        if mine:
+            return "you took the widow: discard one tile (its number, or click it)"
+        return f"{_who(mirror, mover)} took the widow and discards a tile"
+    if view.phase == "naming_trump":
+        return "name trump" if mine else f"{_who(mirror, mover)} names trump"
+    if view.phase == "playing":
+        return ""
+    return {"scored": "hand scored", "thrown_in": "hand thrown in", "over": "game over"}[view.phase]
+
+
+def trick_lines(mirror: TableMirror, view: MoonView, width: int) -> list[Text]:
+    """The trick as built so far (seat order, the winning tile's player ✓), who led, who is winning."""
+    played = dict(view.trick)
+    winning = None
+    if view.trick:
+        best = trick_winner(view.trump, [tile for _, tile in view.trick])
+        winning = view.trick[best][0]
+    slots: list[tuple[str, Any, str]] = []
+    for seat in range(len(view.tile_counts)):
+        tile = played.get(seat)
+        mark = "▶ " if seat == view.to_move else ""
+        style = "bold yellow" if tile is not None and is_trump(tile, view.trump) else "bold"
+        slots.append((mark + seat_label(mirror, seat), tile, style))
+    lines = list(drawing.moon_trick(slots, width, winner=winning).text().split("\n"))
+    if view.trick:
+        (leader, led), best_tile = view.trick[0], played[winning or 0]
+        says = f"{_who(mirror, leader)} led {tile_word(led)}"
+        if len(view.trick) > 1:
+            says += f" · {_who(mirror, winning)} winning with {tile_word(best_tile)}"
+        lines.append(Text(says))
+    elif view.to_move is not None:
+        lines.append(Text(f"{_who(mirror, view.to_move)} to lead", "dim"))
+    return lines
+
+
+def moon_board(mirror: TableMirror, view: MoonView, width: int, height: int) -> Text:
+    head = Text(no_wrap=True, overflow="crop")
+    head.append(f"Trump: {trump_word(view.trump)}", "bold yellow")
+    if view.high_bidder is not None:
+        head.append(f"   high bid {mirror.seat_name(view.high_bidder)} {view.high_bid}")
+    stage = stage_words(mirror, view)
+    lines = [head, Text(stage, "bold" if mirror.my_turn else "dim")]
+    if view.phase == "playing" or view.trick:
+        lines += trick_lines(mirror, view, width)
+        taken = " · ".join(f"{_who(mirror, s)} {n}" for s, n in enumerate(view.tricks))
+        lines.append(Text(f"tricks taken: {taken}", "dim"))
+    if mirror.last_trick and mirror.last_trick_winner is not None:
+        tiles = " ".join(tile_word(t) for _, t in mirror.last_trick)
+        lines.append(Text(f"last trick {tiles}: {_who(mirror, mirror.last_trick_winner)} took it", "dim"))
+    if view.discard is not None:  # the bidder's own (or, in a replay, the bidder's)
+        whose = "your" if mirror.seat is not None else f"{_who(mirror, view.high_bidder)}'s"
+        lines.append(Text(f"{whose} discard: {tile_word(view.discard)}", "dim"))
+    return Text("\n").join(lines)
