@@ -111,6 +111,11 @@ class Journal:
         if self._running is None and not self._scheduled:
             self._schedule()
 
+    @property
+    def window(self) -> float:
+        """Seconds from one commit's start to the next one's, at least (0: no window)."""
+        return self._window
+
     def queued_statements(self) -> int:
         """Statements waiting for the next batch."""
         return len(self._queued)
