@@ -61,6 +61,18 @@ class CountingLink:
         pass
 
 
+def in_process(**settings: Any) -> tuple[Lobby, Commands]:
+    """An in-memory lobby without sockets, dealt from a fixed seed, no rate limit, no wait for seeds."""
+    base: dict[str, Any] = {"commands_per_second": 10_000, "command_burst": 10_000, "deal_seed_wait_ms": 0}
+    lobby = Lobby(
+        Settings(**{"durable": False, "seed": 1, **base, **settings}),
+        Metrics(lambda: []),
+        MemoryRecordStore(100),
+        ManualClock(),
+    )
+    return lobby, Commands(lobby, msgpack.packb({"type": "hello"}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=20_000)
@@ -69,16 +81,7 @@ def main() -> None:
     parser.add_argument("--plain", action="store_true", help="the players do not accept turn_in_event")
     parser.add_argument("--target", type=int, default=1000, help="Moon's target score (21: loadgen's games)")
     args = parser.parse_args()
-    settings = Settings(
-        durable=False,
-        commands_per_second=10_000,
-        command_burst=10_000,
-        seed=1,
-        deal_seed_wait_ms=0,
-        hand_pause_seconds=10 if args.pause else 0,
-    )
-    lobby = Lobby(settings, Metrics(lambda: []), MemoryRecordStore(100), ManualClock())
-    commands = Commands(lobby, msgpack.packb({"type": "hello"}))
+    lobby, commands = in_process(hand_pause_seconds=10 if args.pause else 0)
     links = [CountingLink() for _ in range(3)]
 
     def send(link: CountingLink, command: dict[str, Any]) -> None:

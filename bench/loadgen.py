@@ -66,8 +66,18 @@ def healthy(port: int) -> bool:
         return False
 
 
+COUNTED = ("boneyard_actions_total", "boneyard_db_commits_total")
+"""The server's own counters noted at the steady window's ends: actions applied, database commits."""
+
+
 def server_actions(port: int) -> float | None:
     """Game actions the Boneyard server says it applied (``boneyard_actions_total`` on /metrics)."""
+    counts = server_counts(port)
+    return None if counts is None else counts[0]
+
+
+def server_counts(port: int) -> tuple[float, ...] | None:
+    """The :data:`COUNTED` series on the Boneyard server's /metrics (summed over labels; 0 if absent)."""
     request = f"GET /metrics HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: close\r\n\r\n"
     chunks = []
     try:
@@ -78,8 +88,8 @@ def server_actions(port: int) -> float | None:
     except OSError:
         return None
     lines = b"".join(chunks).decode(errors="replace").splitlines()
-    values = [float(line.split()[-1]) for line in lines if line.startswith("boneyard_actions_total")]
-    return sum(values) if values else None
+    values = [[float(line.split()[-1]) for line in lines if line.startswith(name)] for name in COUNTED]
+    return tuple(sum(v) for v in values) if values[0] else None
 
 
 def start_server(
@@ -230,8 +240,8 @@ def run_one(target: str, pace: str, args: argparse.Namespace, logdir: Path) -> d
             m.load[mark] = sum(cpu_seconds(p.pid) for p in workers)
             m.machine[mark] = procstats.read_cpus()
             if target == "boneyard" and mark in (steady_from, args.duration):
-                count = server_actions(port)  # a saturated loop may answer seconds late: note when
-                m.server_actions[mark] = None if count is None else (time.time() - t0, count)
+                counts = server_counts(port)  # a saturated loop may answer seconds late: note when
+                m.server_actions[mark] = None if counts is None else (time.time() - t0, *counts)
         for w, pipe in enumerate(pipes):
             m.results.append(pipe.recv() if pipe.poll(60) else {"worker": w, "failed": "no result in 60 s"})
         m.server_alive = server.poll() is None

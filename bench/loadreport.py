@@ -34,7 +34,8 @@ class Measurement:
     """Load processes' CPU seconds at each mark."""
     machine: dict[float, dict[int, tuple[int, int]]] = field(default_factory=dict)
     """``/proc/stat`` per CPU at each mark."""
-    server_actions: dict[float, tuple[float, float] | None] = field(default_factory=dict)
+    server_actions: dict[float, tuple[float, ...] | None] = field(default_factory=dict)
+    """At the steady window's ends: when /metrics answered, then the server's counts (actions, commits)."""
     """Boneyard's own count of applied actions (/metrics) at the steady window's ends, with the moment
     (seconds from t0) its answer came: a saturated server answers a scrape late."""
     results: list[dict[str, Any]] = field(default_factory=list)
@@ -87,13 +88,13 @@ def _gc(m: Measurement, seconds: int) -> tuple[str | None, list[float]]:
     return summary, worst
 
 
-def _counted(m: Measurement, steady_from: float) -> float | None:
+def _counted(m: Measurement, steady_from: float, index: int = 1) -> float | None:
     first, last = m.server_actions.get(steady_from), m.server_actions.get(m.duration)
-    if first is None or last is None:
+    if first is None or last is None or len(last) <= index:
         return None
     # The clients stop acting at the window's end, so a late last answer adds no actions, only time.
     elapsed = min(last[0], m.duration) - first[0]
-    return (last[1] - first[1]) / elapsed if elapsed > 0 else None
+    return (last[index] - first[index]) / elapsed if elapsed > 0 else None
 
 
 def summarize(m: Measurement) -> dict[str, Any]:
@@ -150,6 +151,7 @@ def summarize(m: Measurement) -> dict[str, Any]:
             "window": sum(1 for t in sent if t < duration) / duration,
         },
         "server_counted_actions_per_s": _counted(m, steady_from),
+        "server_counted_commits_per_s": _counted(m, steady_from, 2),
         "broadcasts_per_s": (counts.get("broadcasts", 0) + counts.get("events", 0)) / duration,
         "frames_per_s": counts.get("frames", 0) / duration,
         "latency_ms": {
@@ -246,7 +248,12 @@ def print_table(runs: list[dict[str, Any]]) -> None:
     for run in runs:
         if run.get("server_counted_actions_per_s") is not None:
             counted = run["server_counted_actions_per_s"]
-            print(f"boneyard {run['pace']}: the server counted {counted:.0f} actions/s (steady, /metrics)")
+            commits = run.get("server_counted_commits_per_s") or 0.0
+            per_commit = f", {counted / commits:.1f} a commit" if commits else ""
+            print(
+                f"boneyard {run['pace']}: the server counted {counted:.0f} actions/s and "
+                f"{commits:.0f} commits/s{per_commit} (steady, /metrics)"
+            )
 
 
 def cpu_per_action_us(run: dict[str, Any], part: str = "window") -> tuple[float, float]:

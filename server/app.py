@@ -114,7 +114,12 @@ class BoneyardServer:
         elif settings.durable:
             await check_bindable(loop, settings.host, settings.port)  # before the database is created
             log.info("database %s", settings.db)
-            self.storage = await Storage.open(settings.db, self._storage_failed, sync=settings.db_sync)
+            self.storage = await Storage.open(
+                settings.db,
+                self._storage_failed,
+                sync=settings.db_sync,
+                commit_window=settings.commit_window_ms / 1000,
+            )
             journal = self.storage.journal
             journal.on_commit = self.metrics.watch_database(settings.db, journal.queued_statements)
             # Frames wait for the journal's worker thread, and a thread that wants the GIL from a busy

@@ -92,6 +92,10 @@ class FanOut:
         """Each event's bodies by the form a viewer sees (made at the first private form)."""
         folded_reply = False
         mover_field = public_field = mover_body = public_body = None
+        shared_held: bytes | None = None
+        shared_folded = b""
+        """The last public event with the public turn inside, and the event it was made from: every
+        listener but the mover and the actor gets the same one (one copy in every resume log)."""
         for session, viewer in listeners:
             held: bytes | None = None
             """The latest event, held back until the next one comes: the last may carry the turn."""
@@ -127,8 +131,12 @@ class FanOut:
                 if reply is not None and session is reply[0]:
                     session.deliver(with_fields(held, field + reply_field(reply[1]), 2))
                     folded_reply = True
-                else:
+                elif mover:
                     session.deliver(with_fields(held, field, 1))
+                else:
+                    if held is not shared_held:
+                        shared_held, shared_folded = held, with_fields(held, field, 1)
+                    session.deliver(shared_folded)
                 continue
             if held is not None:
                 session.deliver(held)

@@ -43,9 +43,7 @@ class Presence:
         session.token = stored.token
         session.epoch = stored.epoch or 0
         if stored.log is not None:
-            session.start_log()
-            assert session.log is not None
-            session.log.extend(stored.log)
+            session.start_log(stored.log)
             session.seq = stored.seq
         self.by_token[stored.token] = session
         return session

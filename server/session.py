@@ -2,7 +2,7 @@
 
 A session outlives its connection: when a seated player drops, the session keeps numbering and
 logging the messages meant for them, so a resume can replay exactly what was missed. The log is a
-bounded deque of message bodies (see :mod:`boneyard.server.wire`): public bodies are shared by everyone at
+bounded list of message bodies (see :mod:`boneyard.server.wire`): public bodies are shared by everyone at
 the table, so a session's log is mostly references. Only sessions holding a token (seated once)
 keep a log at all.
 
@@ -12,13 +12,21 @@ keep a log at all.
 ...     s.deliver(body)
 >>> s.seq, s.missed_since(1), s.missed_since(3), s.missed_since(-5)
 (3, [b'b', b'c'], [], None)
+>>> for body in (b"d", b"e"):
+...     s.deliver(body)
+>>> s.log, s.missed_since(0), s.missed_since(2)
+([b'b', b'c', b'd', b'e'], None, [b'c', b'd', b'e'])
+>>> t = Session("p2", "bo", log_frames=2)
+>>> t.start_log([b"x", b"y", b"z"])  # a log kept over a restart: its last frames
+>>> t.log
+[b'y', b'z']
 """
 
 from __future__ import annotations
 
 import itertools
 import secrets
-from collections import deque
+from collections.abc import Iterable
 from typing import ClassVar, Protocol
 
 from boneyard.server.meter import TokenBucket
@@ -102,7 +110,9 @@ class Session:
         """Which numbering ``seq`` counts in: a random number drawn at each connection (each restarts
         the count) and stored with the token, so the journal's seqs name the connection they count on."""
         self.token: str | None = None
-        self.log: deque[bytes] | None = None
+        self.log: list[bytes] | None = None
+        """The last ``log_frames`` bodies delivered, oldest first (a list trimmed at each delivery: a third of
+        a ``deque``'s memory, which allocates 64 slots whatever its ``maxlen``)."""
         self._log_frames = log_frames
         self.tables: dict[Place, int | None] = {}
         self.folds = False
@@ -118,16 +128,22 @@ class Session:
         self.seq = 0
         self.epoch = new_epoch()
 
-    def start_log(self) -> None:
-        """Keep what is sent from now on, for resume (once the session holds a token)."""
+    def start_log(self, bodies: Iterable[bytes] = ()) -> None:
+        """Keep what is sent from now on, for resume (once the session holds a token), after ``bodies``
+        (a log kept over a restart, or made again after a crash: its last ``log_frames``)."""
         if self.log is None:
-            self.log = deque(maxlen=self._log_frames)
+            self.log = []
+        self.log.extend(bodies)
+        del self.log[: -self._log_frames]
 
     def deliver(self, body: bytes) -> None:
         """Send a message body to this player: numbered, logged for resume, written if connected."""
         self.seq += 1
-        if self.log is not None:
-            self.log.append(body)
+        log = self.log
+        if log is not None:
+            log.append(body)
+            if len(log) > self._log_frames:
+                del log[0]
         client = self.client
         if client is not None:
             client.write(stamp(body, self.seq))

@@ -302,13 +302,14 @@ class EventEncoder:
     def body(self, event: object, auto: bool = False, **overrides: object) -> bytes:
         """The body of an engine event as one viewer sees it (already passed through ``seen_by``);
         ``auto``: the server took the action for a player."""
-        packed = _EVENTS.get(event) if not overrides else None
+        if overrides or not getattr(event, "recurs", True):  # an event that almost never comes again
+            return self._prefixes[auto] + event_bytes(self._game, event, overrides)
+        packed = _EVENTS.get(event)
         if packed is None:
             packed = event_bytes(self._game, event, overrides)
-            if not overrides and getattr(event, "type") != "hand_dealt":  # noqa: B009 - a deal never recurs
-                if len(_EVENTS) >= _EVENTS_KEPT:
-                    _EVENTS.clear()
-                _EVENTS[event] = packed
+            if len(_EVENTS) >= _EVENTS_KEPT:
+                _EVENTS.clear()
+            _EVENTS[event] = packed
         return self._prefixes[auto] + packed
 
 
@@ -330,7 +331,8 @@ def event_bytes(game: str, event: object, overrides: Mapping[str, object]) -> by
 
 _EVENTS: dict[object, bytes] = {}
 """Validated, encoded events by value, shared by all tables: most events recur (a Moon ``tile_played``
-is one of 84), and an engine event is a frozen value, so equal events encode equally."""
+is one of 84), and an engine event is a frozen value, so equal events encode equally. Events whose
+class says they do not recur (``Event.recurs``) are encoded each time instead."""
 _EVENTS_KEPT = 20_000
 _SHAPES: dict[tuple[str, type], tuple[tuple[str, Any], ...]] = {}
 """Each engine event class's wire fields in order, with the defaults of those it lacks: learnt from

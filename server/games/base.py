@@ -55,6 +55,10 @@ class Event:
 
     type: ClassVar[str]
     """The event's name on the wire, snake_case (e.g. ``tile_played``)."""
+    recurs: ClassVar[bool] = True
+    """Equal events come again and again (a Moon ``tile_played`` is one of 84), so the server keeps their
+    encodings by value; ``False`` for an event naming a moment's whole state (a deal, a trick's three
+    tiles, the scores), which almost never comes again: kept, it would only crowd out those that do."""
 
     def seen_by(self, viewer: Viewer) -> Event | None:
         return self

@@ -30,6 +30,7 @@ class HandDealt(Event):
     """``seat``'s seven tiles, in the order dealt. Only ``seat`` learns of it."""
 
     type: ClassVar[str] = "hand_dealt"
+    recurs: ClassVar[bool] = False
     seat: int
     tiles: tuple[Tile, ...]
 
@@ -59,5 +60,6 @@ class GameOver(Event):
     """``winner``: the seat, or the team with partnerships (0 = seats 0+2, 1 = seats 1+3)."""
 
     type: ClassVar[str] = "game_over"
+    recurs: ClassVar[bool] = False
     winner: int
     scores: tuple[int, ...]

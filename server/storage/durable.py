@@ -22,22 +22,29 @@ class Storage:
         on_failure: Callable[[BaseException], None] | None = None,
         *,
         sync: str = "full",
+        commit_window: float = 0.0,
     ) -> None:
         self.db = db
         db.set_synchronous(sync)
-        self.journal = Journal(db.connection, loop, on_failure, inline=sync == "normal")
+        self.journal = Journal(db.connection, loop, on_failure, inline=sync == "normal", window=commit_window)
         self._reader = db.reader()
         self.log = DurableLog(self.journal)
         self.records = SQLiteRecordStore(self.journal, self._reader)
 
     @classmethod
     async def open(
-        cls, path: Path, on_failure: Callable[[BaseException], None] | None = None, *, sync: str = "full"
+        cls,
+        path: Path,
+        on_failure: Callable[[BaseException], None] | None = None,
+        *,
+        sync: str = "full",
+        commit_window: float = 0.0,
     ) -> Storage:
         """Lock, check and migrate the database (in a thread: ``quick_check`` reads the whole file);
-        :class:`~server.storage.db.StorageError` if it cannot be used. ``sync``: ``Settings.db_sync``."""
+        :class:`~server.storage.db.StorageError` if it cannot be used. ``sync``: ``Settings.db_sync``,
+        ``commit_window``: ``Settings.commit_window_ms`` in seconds."""
         db = await asyncio.to_thread(open_database, path)
-        return cls(db, asyncio.get_running_loop(), on_failure, sync=sync)
+        return cls(db, asyncio.get_running_loop(), on_failure, sync=sync, commit_window=commit_window)
 
     def load(self) -> tuple[list[StoredTable], dict[str, StoredSession]]:
         """Everything to restore: the stored tables and the sessions holding their seats."""

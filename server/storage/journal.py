@@ -23,9 +23,17 @@ If a commit fails (disk full, I/O error), nothing queued after it is ever sent: 
 reports the failure once (to ``on_failure``, which logs it: the server then stops; else in a
 "critical" log line) and refuses more writes.
 
+``window`` (``Settings.commit_window_ms``): a commit starts at most once per window. A write made
+when the last commit started longer ago than that is committed in the next loop pass, as without a
+window; one made sooner waits for the window to end, and everything written meanwhile shares that
+commit's fsync. The fsyncs and the thread handovers are then per window, not per loop pass (as
+PostgreSQL's ``commit_delay``, but only when commits come faster than the window): an idle server
+adds no latency, a busy one at most the window. Frames still wait for the commit of what came
+before them, so a crash loses nothing a client saw. :meth:`close` does not wait for the window.
+
 ``inline`` (``db_sync = normal``): there is no fsync to wait for, so the commit runs on the loop
 right after the batch, and the frames waiting for it go out in the same pass (no thread, no GIL
-handover).
+handover, no window).
 """
 
 from __future__ import annotations
@@ -56,9 +64,16 @@ class Journal:
         on_failure: Callable[[BaseException], None] | None = None,
         *,
         inline: bool = False,
+        window: float = 0.0,
     ) -> None:
         self._connection = connection
         self._inline = inline
+        self._window = 0.0 if inline else window
+        """Seconds from one commit's start to the next one's, at least."""
+        self._started = float("-inf")
+        """When (loop time) the last batch started."""
+        self._timer: asyncio.TimerHandle | None = None
+        """The next batch's start, waiting for the window to end."""
         self._loop = loop
         self._on_failure = on_failure
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="boneyard-db")
@@ -94,8 +109,12 @@ class Journal:
             return
         self._queued.append((sql, params))
         if self._running is None and not self._scheduled:
-            self._scheduled = True
-            self._loop.call_soon(self._submit)  # the rest of this loop step goes in the same batch
+            self._schedule()
+
+    @property
+    def window(self) -> float:
+        """Seconds from one commit's start to the next one's, at least (0: no window)."""
+        return self._window
 
     def queued_statements(self) -> int:
         """Statements waiting for the next batch."""
@@ -137,15 +156,37 @@ class Journal:
 
     async def close(self) -> None:
         """Commit what is queued, then stop the worker thread (the connection is the caller's)."""
+        self._window = 0.0  # what is queued is committed now, not at the window's end
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+            self._loop.call_soon(self._submit)
         await self.drain()
         self._closed = True
         self._executor.shutdown(wait=True)
 
+    def _wait(self) -> float:
+        """Seconds until the window lets the next batch start (0 or less: now)."""
+        return self._started + self._window - self._loop.time() if self._window else 0.0
+
+    def _schedule(self) -> None:
+        """Start the next batch in the next loop pass (the rest of this loop step goes in it too), or
+        at the window's end."""
+        self._scheduled = True
+        wait = self._wait()
+        if wait > 0:
+            self._timer = self._loop.call_later(wait, self._submit)
+        else:
+            self._loop.call_soon(self._submit)
+
     def _submit(self) -> None:
         """Run the queued statements in a transaction and have the worker commit it."""
         self._scheduled = False
+        self._timer = None
         if self._running is not None or not self._queued or self.failed is not None:
             return
+        if self._window:
+            self._started = self._loop.time()
         batch, self._queued = self._queued, []
         self._running, self._next = self._next, []
         self.batches += 1
@@ -178,7 +219,11 @@ class Journal:
             self.on_commit(statements, took)
         for callback in waiting:
             callback()
-        self._submit()
+        if self._queued and not self._scheduled:
+            if self._wait() > 0:
+                self._schedule()
+            else:
+                self._submit()
 
     def _fail(self, error: BaseException) -> None:
         self.failed = error

@@ -108,8 +108,7 @@ def _rebuild_log(target: RestoreTarget, session: Any, sent: list[crashlog.Sent])
         target.table_log.session(session)
         return
     seq, bodies = rebuilt
-    session.start_log()
-    session.log.extend(bodies)
+    session.start_log(bodies)
     session.seq = seq
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
@@ -144,7 +143,7 @@ class LoggedSession(Protocol):
     @property
     def epoch(self) -> int: ...
     @property
-    def log(self) -> deque[bytes] | None: ...
+    def log(self) -> Sequence[bytes] | None: ...
     @property
     def folds(self) -> bool:
         """Its log holds messages in the shape of feature ``turn_in_event``: not stored (a restored

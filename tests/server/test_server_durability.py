@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from durability_kit import ServerProcess, export, record_actions, seen_actions, server_on
+from durability_kit import ServerProcess, durable, export, record_actions, seen_actions, server_on
 from server_testkit import Player, choose, is_event
 
 from boneyard.server.games.records import replay
@@ -127,14 +127,22 @@ async def resume(server: ServerProcess, before: Seated, *, graceful: bool) -> Se
 
 
 @pytest.mark.parametrize(
-    ("signum", "sync"),
-    [(signal.SIGKILL, "full"), (signal.SIGTERM, "full"), (signal.SIGKILL, "normal")],
-    ids=["kill-9", "sigterm", "kill-9-db-sync-normal"],
+    ("signum", "sync", "window"),
+    [
+        (signal.SIGKILL, "full", "0"),
+        (signal.SIGTERM, "full", "0"),
+        (signal.SIGKILL, "normal", "0"),
+        (signal.SIGKILL, "full", "20"),
+    ],
+    ids=["kill-9", "sigterm", "kill-9-db-sync-normal", "kill-9-commit-window"],
 )
-async def test_games_survive_the_server_dying_mid_hand(tmp_path: Path, signum: int, sync: str) -> None:
+async def test_games_survive_the_server_dying_mid_hand(
+    tmp_path: Path, signum: int, sync: str, window: str
+) -> None:
     # db_sync=normal commits without fsync: a killed process still loses nothing (the OS has the WAL).
+    # A commit window holds commits (and the frames waiting for them) back: still nothing seen is lost.
     db = tmp_path / "boneyard.db"
-    env = {"BONEYARD_DB_SYNC": sync}
+    env = {"BONEYARD_DB_SYNC": sync, "BONEYARD_COMMIT_WINDOW_MS": window}
     async with server_on(db, env) as first:
         seated = await sit_down(first)
         await asyncio.gather(*(s.play_into_a_hand(acts=3) for s in seated.values()))
@@ -178,3 +186,12 @@ def strip(action: dict[str, Any]) -> dict[str, Any]:
     if out["type"] == "draw":
         out.pop("tile", None)
     return out
+
+
+async def test_the_commit_window_setting_reaches_the_journal(tmp_path: Path) -> None:
+    async with durable(tmp_path, commit_window_ms=20) as server:
+        assert server.storage is not None and server.storage.journal.window == 0.02
+    async with durable(tmp_path, db_sync="normal", commit_window_ms=20) as server:
+        assert server.storage is not None and server.storage.journal.window == 0  # no fsync to share
+    async with durable(tmp_path) as server:
+        assert server.storage is not None and server.storage.journal.window == 0  # off by default

@@ -72,3 +72,68 @@ async def test_an_inline_journal_commits_on_the_loop_in_the_same_pass(tmp_path: 
     reader.close()
     await journal.close()
     db.close()
+
+
+def _session(journal: Journal, token: str) -> None:
+    journal.write(
+        "INSERT INTO sessions (token, player_id, name) VALUES (?, ?, ?)", (token, "p" + token, token)
+    )
+
+
+async def test_a_commit_window_makes_writes_soon_after_a_commit_share_the_next_one(tmp_path: Path) -> None:
+    # The window (a minute here: no machine is that slow) lets a commit start at most once per window.
+    # The first write after a quiet spell is committed at once; what comes after waits for the window's
+    # end, with what waited for it, and shares one commit; closing does not wait for the window.
+    db = open_database(tmp_path / "j.db")
+    journal = Journal(db.connection, asyncio.get_running_loop(), window=60.0)
+    order: list[str] = []
+    _session(journal, "a")
+    journal.after_commit(lambda: order.append("a"))
+    await journal.committed()
+    assert order == ["a"] and journal.commits == 1
+    _session(journal, "b")
+    journal.after_commit(lambda: order.append("b"))
+    _session(journal, "c")
+    journal.after_commit(lambda: order.append("c"))
+    await asyncio.sleep(0)  # a loop pass: without the window, the batch of b and c would start in it
+    assert journal.batches == 1 and journal.pending() and order == ["a"]
+    reader = db.reader()
+    assert reader.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
+    await journal.close()
+    assert order == ["a", "b", "c"] and not journal.pending()
+    assert (journal.commits, journal.statements) == (2, 3)
+    assert reader.execute("SELECT count(*) FROM sessions").fetchone()[0] == 3
+    reader.close()
+    db.close()
+
+
+async def test_without_a_window_a_write_after_a_commit_starts_the_next_at_once(tmp_path: Path) -> None:
+    db = open_database(tmp_path / "j.db")
+    journal = Journal(db.connection, asyncio.get_running_loop())
+    _session(journal, "a")
+    await journal.committed()
+    _session(journal, "b")
+    await asyncio.sleep(0)  # a loop pass: the batch starts, where a window would hold it back
+    assert journal.batches == 2
+    await journal.committed()
+    assert journal.commits == 2 and not journal.pending()
+    await journal.close()
+    db.close()
+
+
+async def test_a_write_during_a_commit_waits_for_the_window_from_that_commits_start(tmp_path: Path) -> None:
+    # Queued while a commit runs, it goes in the next batch, which starts at the window's end, not
+    # when that commit ends.
+    db = open_database(tmp_path / "j.db")
+    journal = Journal(db.connection, asyncio.get_running_loop(), window=60.0)
+    a_committed = asyncio.Event()
+    _session(journal, "a")
+    journal.after_commit(a_committed.set)
+    await asyncio.sleep(0)  # the batch starts; the worker commits it
+    assert journal.commits == 0
+    _session(journal, "b")
+    await a_committed.wait()  # without the window, b's batch would have started right then
+    assert journal.batches == 1 and journal.commits == 1 and journal.pending()
+    await journal.close()
+    assert (journal.commits, journal.statements) == (2, 2) and not journal.pending()
+    db.close()

@@ -10,7 +10,9 @@ import msgpack
 import pytest
 
 from boneyard.protocol import event_from_engine
+from boneyard.server import wire
 from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.moon import TilePlayed, TrickWon
 from boneyard.server.games.registry import game_spec
 from boneyard.server.wire import event_bytes
 
@@ -83,3 +85,14 @@ def test_engines_hand_out_their_games_own_action_objects(game: str, options: dic
         engine.apply(engine.to_move, rng.choice(legal))
         turns += 1
     assert turns > 10
+
+
+def test_only_events_that_recur_are_kept_encoded() -> None:
+    # A Moon tile_played is one of 84 and comes again at every table: its encoding is kept. A trick_won
+    # names the trick's three tiles and the tricks taken: kept, it would crowd the others out.
+    encoder = wire.EventEncoder("moon", "t1")
+    played, won = TilePlayed(1, (6, 4)), TrickWon(0, ((6, 4), (5, 5), (3, 1)), 2, (1, 0, 0))
+    assert played.recurs and not won.recurs
+    assert encoder.body(won) == encoder.body(won)  # encoded each time, the same
+    encoder.body(played)
+    assert played in wire._EVENTS and won not in wire._EVENTS

@@ -5,7 +5,7 @@ rematches and a restore; every frame the players get is decoded strictly."""
 from __future__ import annotations
 
 import pytest
-from table_kit import FakeHost, Player, act, play_turn, player, settings
+from table_kit import ACTION, FakeHost, Player, act, play_turn, player, settings
 
 from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import game_spec
@@ -296,3 +296,28 @@ def test_the_last_seed_deals_at_once() -> None:
     assert table.engine is None
     table.contribute(ana.session, "ef" * 32)  # the only human seat: no need to wait
     assert table.engine is not None and host.clock.now == 0.0
+
+
+def test_listeners_who_neither_acted_nor_move_next_share_one_folded_event() -> None:
+    # turn_in_event: the actor's event carries its ok, the mover's its legal actions; everyone else gets
+    # the same public event with the public turn inside: one body, one copy in every resume log.
+    host = FakeHost()
+    table = host.table("straight", {"players": 4}, turn_seconds=None)
+    people = [player(name, n) for n, name in enumerate(("ana", "bo", "cy", "di"), 1)]
+    for seat, who in enumerate(people):
+        who.session.folds = True
+        who.session.start_log()
+        table.join(who.session, seat, reply_to=None)
+    actor = seat_to_move(table)
+    assert actor is not None
+    legal = people[actor].last("event").turn.legal_actions
+    table.act(people[actor].session, ACTION.validate_python(legal[0].model_dump()), reply_to=5)
+    mover = seat_to_move(table)
+    others = [who for seat, who in enumerate(people) if seat not in (actor, mover)]
+    assert len(others) == 2
+    last = [who.session.log[-1] for who in others]  # type: ignore[index]
+    assert last[0] is last[1]
+    for who in people:
+        event = who.last("event")
+        assert event.turn.seat == mover and bool(event.turn.legal_actions) == (who is people[mover])
+        assert (event.reply_to == 5) == (who is people[actor])

@@ -76,6 +76,7 @@ class TilePlayed(Event):
 @dataclass(frozen=True, slots=True)
 class TrickWon(Event):
     type: ClassVar[str] = "trick_won"
+    recurs: ClassVar[bool] = False
     seat: int
     tiles: tuple[Tile, ...]
     leader: int
@@ -85,6 +86,7 @@ class TrickWon(Event):
 @dataclass(frozen=True, slots=True)
 class HandScored(Event):
     type: ClassVar[str] = "hand_scored"
+    recurs: ClassVar[bool] = False
     bidder: int
     bid: int
     tricks: tuple[int, ...]

@@ -71,6 +71,15 @@ _TURN_TO = ("bid", "discard", "name trump", "play")
 """What the seat to move is to do, by phase (for the out-of-turn message)."""
 # The canonical action of each int move, indexed by phase (BIDDING, DISCARDING, NAMING, PLAYING).
 _ACTIONS: tuple[Any, ...] = (_BIDDING, _DISCARDS, _NAMES, _PLAYS)
+_LOGGED: tuple[dict[int, tuple[tuple[tuple[int, Action, bool], ...], ...]], ...] = tuple(
+    {
+        move: tuple(tuple((seat, action, auto) for auto in (False, True)) for seat in range(3))
+        for move, action in (table.items() if isinstance(table, dict) else enumerate(table))
+    }
+    for table in _ACTIONS
+)
+"""Each hand log entry ``(seat, action, auto)`` made once, by phase, move, seat and ``auto``: a game's log
+holds every move until its record, so its entries are shared rather than a tuple per move per table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +209,7 @@ class MoonGame:
         self.check_turn(seat)
         st = self._st
         move = self._move_of(action)
-        self._log[-1].actions.append((seat, _ACTIONS[st.phase][move], auto))  # canonical form
+        self._log[-1].actions.append(_LOGGED[st.phase][move][seat][auto])  # canonical form
         phase = st.phase
         if phase == PLAYING:
             return self._after_play(seat, move)

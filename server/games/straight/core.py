@@ -20,7 +20,7 @@ import random
 from typing import Self
 
 from boneyard.server.games.base import Dealer, RandomDealer
-from boneyard.server.games.straight.layout import DRAW, PASS, Layout
+from boneyard.server.games.straight.layout import DRAW, OPENING, PASS, Layout
 from boneyard.server.games.straight.options import StraightOptions
 from boneyard.server.games.straight.record import HandLog
 from boneyard.server.games.straight.scoring import Award, award, game_winner, pips_of, play_points, side_of
@@ -29,6 +29,15 @@ from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
 # Outcomes of one step.
 CONTINUE, DOMINO, BLOCKED, TARGET = 0, 1, 2, 3
 HAND_SIZE = 7
+_LOGGED: tuple[tuple[tuple[tuple[int, int, bool], ...], ...], ...] = tuple(
+    tuple(
+        tuple((seat, code, auto) for code in (*range((OPENING + 1) << 5), PASS, DRAW))
+        for auto in (False, True)
+    )
+    for seat in range(4)
+)
+"""Each hand log entry ``(seat, code, auto)`` made once, by seat, ``auto`` and code (PASS and DRAW, negative,
+index from the end): a game's log holds every move until its record, so its entries are shared."""
 
 
 class StraightCore:
@@ -264,7 +273,7 @@ class StraightCore:
 
     def _step(self, seat: int, code: int, auto: bool) -> int:
         """Apply a legal action; the single place where state changes during a hand."""
-        self._log.actions.append((seat, code, auto))
+        self._log.actions.append(_LOGGED[seat][auto][code])
         if code >= 0:
             tid = code & 31
             hand = self._hands[seat] ^ (1 << tid)

@@ -36,6 +36,7 @@ class TilePlayed(Event):
     """``seat`` placed ``tile`` on ``end`` (``None`` for the opening): the count after it, what it scored."""
 
     type: ClassVar[str] = "tile_played"
+    recurs: ClassVar[bool] = False
     seat: int
     tile: Tile
     end: str | None
@@ -76,6 +77,7 @@ class HandScored(Event):
     """
 
     type: ClassVar[str] = "hand_scored"
+    recurs: ClassVar[bool] = False
     winner: int | None
     points: tuple[int, ...]
     pips: tuple[int, ...]
