@@ -12,12 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import client_support
+import msgpack
 import pytest
 from client_support import auto_play
+from websockets.asyncio.client import connect as websockets_connect
+from websockets.asyncio.server import serve as websockets_serve
 
 from boneyard.clients.cli.core import Client, Mirror
 from boneyard.clients.cli.ui.describe import message_line, plain
-from boneyard.protocol import DealCommitment, DealRevealed, SeedContributed, Snapshot
+from boneyard.protocol import SUBPROTOCOL, DealCommitment, DealRevealed, SeedContributed, Snapshot
 from boneyard.protocol.game import HandDealt, HandStarted
 
 server = client_support.server
@@ -82,15 +85,28 @@ async def test_each_client_contributes_checks_and_says_so(connect: Any) -> None:
     assert line is not None and plain(line).startswith("deals verified (")
 
 
-def lie(items: list[Any], change: Any) -> str:
-    """The verdict of a fresh mirror fed the messages a client got, one of them changed."""
+def lie(items: list[Any], change: Any, sent: str | None = None) -> str:
+    """The verdict of a fresh mirror fed the messages a client got, some of them changed (or left out:
+    :data:`DROP`), for a seat 0 that sent (and had acknowledged) the seed ``sent`` (``None``: none)."""
     mirror = Mirror()
     for item in items:
-        if hasattr(item, "seq"):
-            mirror.apply(change(item) or item)
+        if not hasattr(item, "seq"):
+            continue
+        changed = change(item)
+        if changed is not DROP:
+            mirror.apply(changed or item)
+        if sent is not None and isinstance(item, DealCommitment):
+            table = next(m for m in mirror.tables.values() if m.deals is not None)
+            table.seat = 0
+            assert table.deals is not None
+            table.deals.seat, table.deals.sent = 0, sent
     deals = next(m for m in mirror.tables.values() if m.deals is not None).deals
     assert deals is not None and deals.verdict is not None
     return deals.verdict.text()
+
+
+DROP = object()
+"""What a change returns for a message the lying server does not send at all."""
 
 
 async def test_the_client_catches_a_server_that_lies(connect: Any) -> None:
@@ -249,3 +265,117 @@ async def test_missed_messages_and_a_fresh_snapshot_give_no_false_alarm(connect:
     assert deals is not None and deals.verdict is not None
     assert deals.verdict.ok, deals.verdict.problems
     assert deals.verdict.hands == hands - 1
+
+
+async def test_a_reveal_that_drops_or_adds_seeds_is_not_verified(connect: Any) -> None:
+    """A server that left out some of the seeds it had seen could deal from any subset of them (2^k deals
+    to choose from): each seed announced, and the client's own acknowledged seed, must be in the reveal, a
+    seed for each seat, no more, no fewer."""
+    game = await recorded_game(connect)
+    items = game["seen"]["ana"]
+    ours = game["record"]["fairness"]["player_seeds"][0]
+    assert lie(items, lambda m: None, sent=ours).startswith("deals verified")
+
+    def reveal(change: Any) -> Any:
+        def lying(m: Any) -> Any:
+            if isinstance(m, DealRevealed):
+                return m.model_copy(update={"player_seeds": change(list(m.player_seeds))})
+            return None
+
+        return lying
+
+    def without(seat: int) -> Any:
+        return lambda seeds: [*seeds[:seat], None, *seeds[seat + 1 :]]
+
+    # bob's seed was announced to everyone, then left out.
+    verdict = lie(items, reveal(without(2)), sent=ours)
+    assert verdict.startswith("deals NOT verified: ") and "seat 2's seed was announced as " in verdict
+    assert "but revealed as none" in verdict
+
+    # ana's own seed, acknowledged but never announced, left out: only ana can tell, and she does.
+    def unannounced(m: Any) -> Any:
+        if isinstance(m, SeedContributed) and m.seat == 0:
+            return DROP
+        return reveal(without(0))(m)
+
+    verdict = lie(items, unannounced, sent=ours)
+    assert f"our seed {ours} was not used (the reveal has none)" in verdict
+    # One seed fewer than the table has seats (bob's with it), or one more.
+    verdict = lie(items, reveal(lambda seeds: seeds[:2]), sent=ours)
+    assert "the reveal has 2 players' seeds for a table of 3 seats" in verdict
+    assert (
+        f"seat 2's seed was announced as {game['record']['fairness']['player_seeds'][2]} but is not in"
+        in verdict
+    )
+    verdict = lie(items, reveal(lambda seeds: [*seeds, None]), sent=ours)
+    assert "the reveal has 4 players' seeds for a table of 3 seats" in verdict
+
+
+class LyingServer:
+    """A real server behind a man in the middle that rewrites its ``deal_revealed`` frames with ``change``:
+    what a client of a server that lies about its seeds receives."""
+
+    def __init__(self, upstream: str, change: Any) -> None:
+        self.upstream, self.change = upstream, change
+        self.lies = 0
+
+    async def _relay(self, client: Any) -> None:
+        async with websockets_connect(self.upstream, subprotocols=[SUBPROTOCOL]) as server:
+
+            async def down() -> None:
+                async for frame in server:
+                    data = msgpack.unpackb(frame)
+                    if isinstance(data, dict) and data.get("type") == "deal_revealed":
+                        self.change(data)
+                        self.lies += 1
+                        frame = msgpack.packb(data)
+                    await client.send(frame)
+
+            async def up() -> None:
+                async for frame in client:
+                    await server.send(frame)
+
+            _, pending = await asyncio.wait(
+                [asyncio.create_task(down()), asyncio.create_task(up())], return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in pending:
+                task.cancel()
+
+    def serve(self) -> Any:
+        return websockets_serve(self._relay, "127.0.0.1", 0, subprotocols=[SUBPROTOCOL])
+
+
+async def play_through(at: str) -> tuple[int, str, str]:
+    """``boneyard play straight --auto --line --server at``: its exit status, output and errors."""
+    program = [sys.executable, "-m", "boneyard.clients.cli.main", "play", "straight", "--players", "2"]
+    process = await asyncio.create_subprocess_exec(
+        *program, "--target", "30", "--auto", "--line", "--name", "robot", "--server", at,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    async with asyncio.timeout(90):
+        out, err = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize("lies", [False, True])
+async def test_boneyard_play_exits_three_when_the_deals_are_not_verified(url: str, lies: bool) -> None:
+    def drop_our_seed(reveal: dict[str, Any]) -> None:
+        if lies:
+            reveal["player_seeds"][0] = None
+
+    lying = LyingServer(url, drop_our_seed)
+    async with lying.serve() as proxy:
+        port = proxy.sockets[0].getsockname()[1]
+        code, out, err = await play_through(f"ws://127.0.0.1:{port}/")
+    assert lying.lies == 1
+    lines = out.splitlines()
+    over = next(i for i, line in enumerate(lines) if line.startswith("Game over:"))
+    if not lies:
+        assert code == 0, err[-2000:]
+        assert any(line.startswith("deals verified (") for line in lines[over:]), lines[over:]
+        return
+    assert code == 3, (code, err[-2000:])
+    verdict = next(line for line in lines[over:] if line.startswith("deals NOT verified: "))
+    assert "seat 0's seed was announced as " in verdict and "our seed " in verdict
+    assert err.splitlines()[-1].startswith("boneyard: table ") and "deals NOT verified: " in err

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.clients.cli.core import layout as layouts
-from boneyard.clients.cli.core.fairness import DealWitness
+from boneyard.clients.cli.core.fairness import DealWitness, Verdict
 from boneyard.clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
 from boneyard.protocol import (
     ChatLine,
@@ -140,6 +140,9 @@ class Mirror:
         self.tables: dict[str, TableMirror] = {}
         self.player_id: str | None = None
         self.name: str | None = None
+        self.unverified: dict[tuple[str, int], Verdict] = {}
+        """Every game whose deals this client checked and found NOT verified, by table and game number
+        (kept when the table is left or a rematch starts: ``boneyard play`` exits non-zero for them)."""
 
     def table(self, table_id: str) -> TableMirror:
         """The mirror of a table, created on first use."""
@@ -207,7 +210,12 @@ class Mirror:
                 mirror = self.table(message.table_id)
                 if mirror.deals is None:  # joined after the commitment: the check will say so
                     mirror.deals = DealWitness(mirror.seat, None)
+                if mirror.table is not None:
+                    mirror.deals.players = len(mirror.table.seats)
                 mirror.deals.apply(message)
+                verdict = mirror.deals.verdict
+                if isinstance(message, DealRevealed) and verdict is not None and not verdict.ok:
+                    self.unverified[(message.table_id, message.game_number)] = verdict
             case HandPause():
                 self._set_pause(self.table(message.table_id), message.pause)
             case SeatStatus():
