@@ -20,6 +20,11 @@ from boneyard.protocol.values import Count, Id, Seat, Seq, Str, WireModel
 FEATURE = "fair_deals"
 """The name in ``hello.features`` of a server that commits to its deals (and takes ``contribute_seed``)."""
 
+FIXED_SEED = "fixed_seed"
+"""The name in ``hello.features`` of a server whose seeds are derived from a fixed seed (its operator's
+``BONEYARD_SEED``, a setting for tests): its deals are committed to and dealt as usual, but predictable
+to whoever knows that seed, so their check proves nothing (a client says they are not fair)."""
+
 Hex32 = Annotated[str, Strict(), Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
 """32 bytes as 64 lowercase hex digits (a seed, or a SHA-256)."""
 
@@ -96,6 +101,7 @@ class DealProof(WireModel):
 
 __all__ = [
     "FEATURE",
+    "FIXED_SEED",
     "ContributeSeed",
     "DealCommitment",
     "DealProof",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -345,17 +346,25 @@ class LyingServer:
         return websockets_serve(self._relay, "127.0.0.1", 0, subprotocols=[SUBPROTOCOL])
 
 
-async def play_through(at: str) -> tuple[int, str, str]:
-    """``boneyard play straight --auto --line --server at``: its exit status, output and errors."""
+async def play_through(*where: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """``boneyard play straight --auto --line`` (``where``: ``--server URL``, or none for a server in the
+    client; ``env``: extra environment): its exit status, output and errors."""
     program = [sys.executable, "-m", "boneyard.clients.cli.main", "play", "straight", "--players", "2"]
     process = await asyncio.create_subprocess_exec(
-        *program, "--target", "30", "--auto", "--line", "--name", "robot", "--server", at,
+        *program, "--target", "30", "--auto", "--line", "--name", "robot", *where,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "BONEYARD_BOT_DELAY_SECONDS": "0", **(env or {})},
     )  # fmt: skip
     async with asyncio.timeout(90):
         out, err = await process.communicate()
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
+
+
+def verdict_after_game_over(out: str) -> str:
+    lines = out.splitlines()
+    over = next(i for i, line in enumerate(lines) if line.startswith("Game over:"))
+    return next(line for line in lines[over:] if line.startswith("deals "))
 
 
 @pytest.mark.parametrize("lies", [False, True])
@@ -367,15 +376,22 @@ async def test_boneyard_play_exits_three_when_the_deals_are_not_verified(url: st
     lying = LyingServer(url, drop_our_seed)
     async with lying.serve() as proxy:
         port = proxy.sockets[0].getsockname()[1]
-        code, out, err = await play_through(f"ws://127.0.0.1:{port}/")
+        code, out, err = await play_through("--server", f"ws://127.0.0.1:{port}/")
     assert lying.lies == 1
-    lines = out.splitlines()
-    over = next(i for i, line in enumerate(lines) if line.startswith("Game over:"))
+    verdict = verdict_after_game_over(out)
     if not lies:
-        assert code == 0, err[-2000:]
-        assert any(line.startswith("deals verified (") for line in lines[over:]), lines[over:]
+        assert code == 0 and verdict.startswith("deals verified ("), (verdict, err[-2000:])
         return
     assert code == 3, (code, err[-2000:])
-    verdict = next(line for line in lines[over:] if line.startswith("deals NOT verified: "))
-    assert "seat 0's seed was announced as " in verdict and "our seed " in verdict
+    assert verdict.startswith("deals NOT verified: ") and "seat 0's seed was announced as " in verdict
+    assert "our seed " in verdict
     assert err.splitlines()[-1].startswith("boneyard: table ") and "deals NOT verified: " in err
+
+
+async def test_deals_from_a_fixed_seed_are_not_fair_and_play_exits_three() -> None:
+    """``BONEYARD_SEED`` (a test setting) makes every deal predictable: the server's ``hello`` says so, and
+    the client's check, however well the seeds match, says the deals are not fair."""
+    code, out, err = await play_through(env={"BONEYARD_SEED": "7"})
+    verdict = verdict_after_game_over(out)
+    assert verdict.startswith("deals NOT verified: not fair: the server seed is fixed (a test setting)")
+    assert code == 3, (code, err[-2000:])

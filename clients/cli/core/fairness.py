@@ -95,6 +95,8 @@ class DealWitness:
     """The seed this client contributed (and the server did not refuse)."""
     players: int | None = None
     """The table's number of seats, when known: the reveal must have a seed (or ``null``) for each."""
+    fixed_seed: bool = False
+    """The server deals from a fixed seed (its ``hello`` said ``fixed_seed``): nothing is proved."""
     hands: list[HandSeen] = field(default_factory=list)
     verdict: Verdict | None = None
     _blocked: bool = False
@@ -158,6 +160,8 @@ class DealWitness:
 
     def _seed_problems(self, reveal: DealRevealed) -> list[str]:
         problems: list[str] = []
+        if self.fixed_seed:
+            problems.append("not fair: the server seed is fixed (a test setting): every deal was predictable")
         if reveal.algorithm != fair.ALGORITHM:
             problems.append(f"the deals used {reveal.algorithm!r}, which this client does not know")
         if self.commitment is None:
