@@ -275,7 +275,7 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
     hands = record.get("hands", [])
     wrong = 0
     for number, hand in enumerate(hands):
-        where = f"hand {number + 1}"
+        where = f"hand {number}"  # hands are numbered from 0, as in `hand_started.hand`
         before = len(problems)
         fair = deal(game, seats, server, players, number)
         dealt = hand.get("deal", [])
@@ -301,7 +301,7 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
                     min(len(bone), len(fair.rest)),
                 )
                 problems.append(
-                    f"{where}, boneyard from position {at + 1}: the record has {_fmt(bone[at:])}, "
+                    f"{where}, boneyard from position {at}: the record has {_fmt(bone[at:])}, "
                     f"the seeds deal {_fmt(fair.rest[at:])}"
                 )
         chance = number == 0 or (game == "straight" and previous is not None and _blocked(previous, seats))

@@ -232,7 +232,7 @@ def test_a_straight_leader_is_checked_only_where_chance_chose_it(straight_record
         # After a domino the rules name the leader (checked by replaying the rules, not by the seeds).
         first = hands[number]["first"]
         expected = [
-            f"hand {number + 1}, first player: the record has seat {(first + 1) % 2}, chance (the seeds) "
+            f"hand {number}, first player: the record has seat {(first + 1) % 2}, chance (the seeds) "
             f"chose seat {first}"
         ]
         assert problems == (expected if caught else [])
@@ -247,21 +247,21 @@ def tampered(record: dict[str, Any], change: Callable[[dict[str, Any]], None]) -
 def test_tampering_is_caught_saying_where(
     moon_record: dict[str, Any], straight_record: dict[str, Any]
 ) -> None:
-    def swap_hands(r: dict[str, Any]) -> None:  # one tile of seat 0 and of seat 2 traded in hand 2
+    def swap_hands(r: dict[str, Any]) -> None:  # one tile of seat 0 and of seat 2 traded in hand 1
         deal = r["hands"][1]["deal"]
         deal[0][0], deal[2][0] = deal[2][0], deal[0][0]
 
     problems = tampered(moon_record, swap_hands)
     assert len(problems) == 2
-    assert problems[0].startswith("hand 2, seat 0's deal: the record has")
-    assert problems[1].startswith("hand 2, seat 2's deal")
+    assert problems[0].startswith("hand 1, seat 0's deal: the record has")
+    assert problems[1].startswith("hand 1, seat 2's deal")
 
     def new_server_seed(r: dict[str, Any]) -> None:
         r["fairness"]["server_seed"] = "ee" * 32
 
     problems = tampered(moon_record, new_server_seed)
     assert problems[0].startswith("fairness.commitment: the server committed to")
-    assert any(p.startswith("hand 1, seat 0's deal") for p in problems)
+    assert any(p.startswith("hand 0, seat 0's deal") for p in problems)
 
     def new_commitment(r: dict[str, Any]) -> None:
         r["fairness"]["commitment"] = "00" * 32
@@ -283,20 +283,20 @@ def test_tampering_is_caught_saying_where(
         hand["widow"], hand["deal"][1][3] = hand["deal"][1][3], hand["widow"]
 
     problems = tampered(moon_record, widow)
-    assert [p.split(":")[0] for p in problems] == ["hand 1, seat 1's deal", "hand 1, widow"]
+    assert [p.split(":")[0] for p in problems] == ["hand 0, seat 1's deal", "hand 0, widow"]
 
     def boneyard(r: dict[str, Any]) -> None:
         bone = r["hands"][0]["boneyard"]
         bone[2], bone[3] = bone[3], bone[2]
 
     assert [p.split(":")[0] for p in tampered(straight_record, boneyard)] == [
-        "hand 1, boneyard from position 3"
+        "hand 0, boneyard from position 2"
     ]
 
     def first(r: dict[str, Any]) -> None:
         r["hands"][0]["first"] = (r["hands"][0]["first"] + 1) % 3
 
-    assert [p.split(":")[0] for p in tampered(moon_record, first)] == ["hand 1, first player"]
+    assert [p.split(":")[0] for p in tampered(moon_record, first)] == ["hand 0, first player"]
 
     def no_proof(r: dict[str, Any]) -> None:
         del r["fairness"]

@@ -199,7 +199,7 @@ def _fmt(tiles: Any) -> str:
 
 
 def _hand_problems(hand: HandSeen, deal: fair.Deal) -> list[str]:
-    where = f"hand {hand.number + 1}"
+    where = f"hand {hand.number}"  # numbered from 0, as the protocol does
     problems: list[str] = []
     # A seat beyond the reveal's seats (a reveal of too few seeds) holds nothing the seeds gave.
     holds: defaultdict[int, set[Tile]] = defaultdict(set, enumerate(map(set, deal.hands)))
@@ -220,7 +220,7 @@ def _hand_problems(hand: HandSeen, deal: fair.Deal) -> list[str]:
         want = deal.rest[position] if 0 <= position < len(deal.rest) else None
         if tile is not None and tile != want:
             problems.append(
-                f"{where}: draw {position + 1} from the boneyard was {_fmt([tile])}, the seeds "
+                f"{where}: the draw from boneyard position {position} was {_fmt([tile])}, the seeds "
                 f"put {_fmt([want]) if want else 'nothing'} there"
             )
         if want is not None:
