@@ -167,10 +167,9 @@ async def test_boneyard_verify_checks_a_saved_record(connect: Any, tmp_path: Pat
     path.write_text(json.dumps(record))
     done = verify(path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert (
-        done.stdout
-        == f"{path}: deals verified ({len(record['hands'])} hand{'s' * (len(record['hands']) > 1)}, moon)\n"
-    )
+    hands = f"{len(record['hands'])} hand{'s' * (len(record['hands']) > 1)}"
+    commitment = record["fairness"]["commitment"]
+    assert done.stdout == f"{path}: deals verified ({hands}, moon) against commitment {commitment}\n"
 
     def tampered(change: Any) -> subprocess.CompletedProcess[str]:
         copy = json.loads(json.dumps(record))

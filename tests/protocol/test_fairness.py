@@ -18,6 +18,7 @@ import pytest
 from boneyard.protocol import fairness
 from boneyard.protocol.spec.gen import GUIDE, PROTOCOL_MD
 from boneyard.server.fairdeal import GameSeeds
+from boneyard.server.games.records import replay
 from boneyard.server.games.registry import game_spec
 from boneyard.server.records import validated
 from boneyard.server.simulate import play_bots
@@ -220,8 +221,8 @@ def test_a_records_deals_are_recomputed_from_its_seeds(
 
 def test_a_straight_leader_is_checked_only_where_chance_chose_it(straight_record: dict[str, Any]) -> None:
     hands = straight_record["hands"]
-    blocked = [n + 1 for n, h in enumerate(hands[:-1]) if fairness._blocked(h, 2)]
-    dominoed = [n + 1 for n, h in enumerate(hands[:-1]) if not fairness._blocked(h, 2)]
+    blocked = [n + 1 for n, h in enumerate(hands[:-1]) if fairness.straight_blocked(h, 2)]
+    dominoed = [n + 1 for n, h in enumerate(hands[:-1]) if not fairness.straight_blocked(h, 2)]
     assert blocked and dominoed, "the game should have both a blocked and a dominoed hand"
     for number, caught in [(blocked[0], True), (dominoed[0], False)]:
 
@@ -311,3 +312,44 @@ def test_tampering_is_caught_saying_where(
     assert tampered(moon_record, short_seed)[0].startswith(
         "fairness.player_seeds: seat 0's seed is not 64 hex"
     )
+
+
+def test_the_order_of_a_seats_tiles_in_a_deal_means_nothing(
+    moon_record: dict[str, Any], straight_record: dict[str, Any]
+) -> None:
+    """Each seat's dealt tiles are a set (PROTOCOL.md section 12): a record listing them in another order
+    than dealt (the server writes dealing order) is the same game, verified and replayed alike; Straight's
+    boneyard is an order (of drawing), and another one is caught."""
+    for record in (moon_record, straight_record):
+
+        def reorder(r: dict[str, Any]) -> None:
+            for hand in r["hands"]:
+                for tiles in hand["deal"]:
+                    tiles.reverse()
+
+        reordered = copy.deepcopy(record)
+        reorder(reordered)
+        assert reordered != record and tampered(record, reorder) == []
+        replay(validated(reordered).model_dump(mode="json"))
+    assert tampered(straight_record, lambda r: r["hands"][0]["boneyard"].reverse())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_blocked_straight_hand_is_told_from_the_record_alone(players: int) -> None:
+    """How a verifier knows chance chose the next leader (PROTOCOL.md section 14, step 6): a hand was
+    blocked exactly when every seat still holds a tile after its actions. Checked against the engine's own
+    ``blocked`` and ``domino`` events, game after game."""
+    spec = game_spec("straight")
+    options = spec.options_from_dict({"players": players, "target": 150})
+    kinds: Counter[bool] = Counter()
+    for seed in range(12):
+        engine = spec.new_game(options, GameSeeds.fresh(players, fixed=f"blocked/{seed}").dealer())
+        rng, ends = random.Random(seed), []
+        while (seat := engine.to_move) is not None:
+            events = engine.apply(seat, spec.bot(engine.view(seat), rng))
+            ends += [e.type == "blocked" for e in events if e.type in ("blocked", "domino")]
+        hands = validated(engine.record()).model_dump(mode="json")["hands"]
+        assert len(hands) - 1 <= len(ends) <= len(hands)  # the last hand may end mid-hand, at the target
+        assert [fairness.straight_blocked(hand, players) for hand in hands[: len(ends)]] == ends
+        kinds.update(ends)
+    assert kinds[True] and kinds[False], kinds
