@@ -20,6 +20,11 @@ from boneyard.protocol.values import Count, Id, Seat, Seq, Str, WireModel
 FEATURE = "fair_deals"
 """The name in ``hello.features`` of a server that commits to its deals (and takes ``contribute_seed``)."""
 
+FIXED_SEED = "fixed_seed"
+"""The name in ``hello.features`` of a server whose seeds are derived from a fixed seed (its operator's
+``BONEYARD_SEED``, a setting for tests): its deals are committed to and dealt as usual, but predictable
+to whoever knows that seed, so their check proves nothing (a client says they are not fair)."""
+
 Hex32 = Annotated[str, Strict(), Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
 """32 bytes as 64 lowercase hex digits (a seed, or a SHA-256)."""
 
@@ -77,7 +82,8 @@ class DealRevealed(ServerMessageBase):
     server_seed: Hex32
     """The secret seed: its SHA-256 is ``commitment``."""
     player_seeds: Seq[Hex32 | None]
-    """Each seat's contributed seed, by seat; ``null``: none."""
+    """Each seat's contributed seed, by seat: one entry per seat of the table (n, section 14); ``null``:
+    none. A client checks it against the ``seed_contributed`` messages and its own seed (section 5)."""
     record_id: Id | None = None
     """The game's record (as in ``game_over``), whose ``fairness`` holds the same seeds."""
 
@@ -88,14 +94,17 @@ class DealProof(WireModel):
     algorithm: Str
     """``boneyard-deal/1``."""
     commitment: Hex32
-    """SHA-256 of ``server_seed``, as sent before the first deal."""
+    """SHA-256 of ``server_seed``, as sent before the first deal: the record proves its deals fixed only
+    to whoever saw that commitment then (section 12)."""
     server_seed: Hex32
     player_seeds: Seq[Hex32 | None]
-    """By seat; ``null`` for a seat that contributed none (a bot, or a player who did not)."""
+    """By seat, one entry per seat (n: the record's ``players``); ``null`` for a seat that contributed
+    none (a bot, or a player who did not)."""
 
 
 __all__ = [
     "FEATURE",
+    "FIXED_SEED",
     "ContributeSeed",
     "DealCommitment",
     "DealProof",

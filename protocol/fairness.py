@@ -244,8 +244,10 @@ def proof_seeds(proof: Mapping[str, Any], seats: int) -> tuple[bytes, list[bytes
     return server, players, problems
 
 
-def _blocked(hand: Mapping[str, Any], seats: int) -> bool:
-    """Straight: the hand ended with no seat out of tiles (so chance picks the next leader, S3)."""
+def straight_blocked(hand: Mapping[str, Any], seats: int) -> bool:
+    """Straight: a record's hand ended blocked (so chance picks the next hand's leader, S3): after its
+    actions every seat still holds a tile (7 dealt, plus its draws, minus its plays); otherwise a seat
+    played its last tile (domino). Meaningful for every hand but a game's last (which may end mid-hand)."""
     left = [len(tiles) for tiles in hand.get("deal", [])]
     for entry in hand.get("actions", []):
         seat = entry.get("seat")
@@ -258,8 +260,10 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
     """Every way a record's deals disagree with its seeds, one line each (empty: verified).
 
     Checks the commitment against the revealed server seed, then every hand: each seat's dealt tiles
-    (as a set), Moon's widow, Straight's boneyard (in order), and the first player where chance chose
-    one. It checks the deal, not the play (replaying the rules is another check).
+    (as a set: their order in ``deal`` means nothing), Moon's widow, Straight's boneyard (in drawing
+    order), and the first player where chance chose one. It checks the deal, not the play (replaying the
+    rules is another check). The record's own commitment proves nothing by itself: compare it with the
+    one the server sent before the first deal (``deal_commitment``).
     """
     proof = record.get("fairness")
     if not isinstance(proof, Mapping):
@@ -275,7 +279,7 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
     hands = record.get("hands", [])
     wrong = 0
     for number, hand in enumerate(hands):
-        where = f"hand {number + 1}"
+        where = f"hand {number}"  # hands are numbered from 0, as in `hand_started.hand`
         before = len(problems)
         fair = deal(game, seats, server, players, number)
         dealt = hand.get("deal", [])
@@ -301,10 +305,12 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
                     min(len(bone), len(fair.rest)),
                 )
                 problems.append(
-                    f"{where}, boneyard from position {at + 1}: the record has {_fmt(bone[at:])}, "
+                    f"{where}, boneyard from position {at}: the record has {_fmt(bone[at:])}, "
                     f"the seeds deal {_fmt(fair.rest[at:])}"
                 )
-        chance = number == 0 or (game == "straight" and previous is not None and _blocked(previous, seats))
+        chance = number == 0 or (
+            game == "straight" and previous is not None and straight_blocked(previous, seats)
+        )
         if chance and hand.get("first") != fair.chance_first:
             problems.append(
                 f"{where}, first player: the record has seat {hand.get('first')!r}, chance "

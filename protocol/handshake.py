@@ -126,7 +126,9 @@ class Hello(ServerMessageBase):
     ``bot_levels``; ``hand_pause``, tables pause between hands (``create_table.hand_pause_ms``, ``ready``,
     ``hand_pause``, ``snapshot.pause``: section 5, "The pause between hands"); ``turn_in_event``, a client
     may opt in (``identify.accept``) to get the turn after an action's events inside the last of them
-    (section 5, "Turns inside events")."""
+    (section 5, "Turns inside events"). And one that is a warning, not a feature: ``fixed_seed``, the
+    server deals from a fixed seed (a test setting): its deals are predictable, not fair (section 5,
+    "Fair deals")."""
 
 
 class Resume(WireModel):

@@ -6,6 +6,8 @@ force), sent as the first frame of every connection.
 
 from __future__ import annotations
 
+import logging
+
 from boneyard.protocol import (
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
@@ -16,10 +18,13 @@ from boneyard.protocol import (
     Limits,
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.protocol.deals import FIXED_SEED
 from boneyard.protocol.values import MAX_HAND_PAUSE_MS
 from boneyard.server.connection import BAD_FRAMES
 from boneyard.server.settings import Settings
 from boneyard.server.wire import body_of
+
+log = logging.getLogger("boneyard.server")
 
 SERVER_NAME = "boneyard/0.1.0"
 
@@ -32,6 +37,15 @@ FEATURES = (
     FEATURE_TURN_IN_EVENT,
 )
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
+
+
+def features(settings: Settings) -> tuple[str, ...]:
+    """``hello.features``: :data:`FEATURES`, and ``fixed_seed`` when the deals come from ``settings.seed``
+    (every client is told that its deals are predictable: the setting is for tests)."""
+    if settings.seed is None:
+        return FEATURES
+    log.warning("the deals come from a fixed seed (BONEYARD_SEED): predictable, for tests only")
+    return (*FEATURES, FIXED_SEED)
 
 
 def hello_body(settings: Settings, max_connections: int) -> bytes:
@@ -69,6 +83,6 @@ def hello_body(settings: Settings, max_connections: int) -> bytes:
             server=SERVER_NAME,
             limits=limits,
             heartbeat_seconds=settings.heartbeat_seconds,
-            features=FEATURES,
+            features=features(settings),
         )
     )

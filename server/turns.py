@@ -64,6 +64,8 @@ class TurnTimer:
         """When ``_timer``, if it is a deadline's, fires: at or before ``_deadline`` (``None``: it is not)."""
 
     def time_left_ms(self) -> int | None:
+        """The time the seat to move has left (0 once it timed out, while the server chooses its move);
+        ``None``: no timer runs for this turn."""
         if self._deadline is None:
             return None
         return max(0, int((self._deadline - self.host.clock.time()) * 1000))
@@ -149,13 +151,15 @@ class TurnTimer:
             self._armed = deadline
             return
         self._timer = None
-        self._deadline = None
         self._armed = None
         if deadline is None:
             return  # armed for a deadline that has since gone (an untimed player to move)
         engine = self.game.engine
         if engine is None or engine.to_move is None or self.host.stopping:
+            self._deadline = None
             return
+        # The deadline stays until the move is made: a searching bot chooses it off the loop, and a
+        # player told of their turn meanwhile (a resume) must see no time left, not a whole new turn.
         seat = self.game.seats[engine.to_move]
         seat.timeouts += 1
         self.host.metrics.turn_timed_out()

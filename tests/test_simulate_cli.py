@@ -71,7 +71,7 @@ def test_simulated_records_verify_and_a_tampered_one_does_not(tmp_path: Path) ->
     out.write_text("\n".join(json.dumps(r) for r in records))
     done = subprocess.run(verify, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
-    assert done.stdout.splitlines()[1].startswith(f"{out}: record 2: hand 1, boneyard from position 1: ")
+    assert done.stdout.splitlines()[1].startswith(f"{out}: record 2: hand 0, boneyard from position 0: ")
 
 
 @pytest.mark.parametrize(

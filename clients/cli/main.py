@@ -218,7 +218,7 @@ async def _session(url: str, args: argparse.Namespace, table: dict[str, Any] | N
             bell=not args.no_bell,
             pause=args.pause,
         )
-        return await app.run_session()
+        return deals_checked(client, await app.run_session())
 
     async def startup(ui: LineUI) -> None:
         if table is not None:
@@ -229,7 +229,22 @@ async def _session(url: str, args: argparse.Namespace, table: dict[str, Any] | N
     ui = LineUI(
         client, auto=args.auto, json_mode=args.json, colour=_colour(args), exit_on_game_over=args.auto
     )
-    return await ui.run(startup)
+    return deals_checked(client, await ui.run(startup))
+
+
+DEALS_NOT_VERIFIED = 3
+"""The exit status of a session that went well but saw a game whose deals did not verify."""
+
+
+def deals_checked(client: Client, code: int) -> int:
+    """``code``, or :data:`DEALS_NOT_VERIFIED` (said on standard error) when it is 0 and the deals of a
+    game this client checked were NOT verified (the check's words were shown when the seeds came)."""
+    unverified = client.mirror.unverified
+    if code != 0 or not unverified:
+        return code
+    for (table_id, game), verdict in unverified.items():
+        print(f"boneyard: table {table_id}, game {game}: {verdict.text()}", file=sys.stderr)
+    return DEALS_NOT_VERIFIED
 
 
 async def _play(args: argparse.Namespace) -> int:

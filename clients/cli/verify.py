@@ -3,8 +3,10 @@
 Each record of the file (one JSON object, a JSON array, or JSON Lines) is checked with
 :func:`boneyard.protocol.fairness.verify_record`: the commitment against the revealed server seed, then
 every hand's deal, Moon's widow, Straight's boneyard and the first player chance chose. One line per
-problem, saying where; the exit status is 0 when every record verifies, 1 when one does not, 2 when the
-file cannot be read.
+problem, saying where (hands numbered from 0, as in the protocol); a record that verifies is said so with
+its commitment, which proves the deals fixed only to whoever saw that same commitment before the first
+deal. The exit status is 0 when every record verifies, 1 when one does not, 2 when the file cannot be
+read.
 """
 
 from __future__ import annotations
@@ -58,9 +60,12 @@ def run_verify(path: str, out: TextIO = sys.stdout) -> int:
         if problems:
             failed += 1
         else:
-            hands = len(record["hands"])
+            # The record's own commitment proves nothing by itself: it is for comparing with the one
+            # the server sent before the first deal (the client prints it as "deal committed: ...").
+            hands, commitment = len(record["hands"]), record["fairness"]["commitment"]
             print(
-                f"{name}: deals verified ({hands} hand{'' if hands == 1 else 's'}, {record['game']})",
+                f"{name}: deals verified ({hands} hand{'' if hands == 1 else 's'}, {record['game']}) "
+                f"against commitment {commitment}",
                 file=out,
             )
     if not records:

@@ -170,9 +170,13 @@ def type_text(schema: JsonObj) -> str:
     if "const" in schema:
         return f"`{json.dumps(schema['const'])}`"
     if "enum" in schema:
-        if len(schema["enum"]) > 8:  # long code lists are tabled in the text
-            return f"string (one of {len(schema['enum'])} codes)"
-        return " \\| ".join(f"`{json.dumps(v)}`" for v in schema["enum"])
+        values = schema["enum"]
+        if len(values) > 8:  # long lists are tabled in the text (codes) or described by their shape
+            if all(isinstance(v, str) for v in values):
+                return f"string (one of {len(values)} codes)"
+            shape = type_text({k: v for k, v in schema.items() if k != "enum"})
+            return f"{shape} (one of {len(values)} values)"
+        return " \\| ".join(f"`{json.dumps(v)}`" for v in values)
     for key in ("anyOf", "oneOf"):
         if key in schema:
             return " \\| ".join(type_text(s) for s in schema[key])

@@ -18,6 +18,7 @@ import pytest
 from boneyard.protocol import fairness
 from boneyard.protocol.spec.gen import GUIDE, PROTOCOL_MD
 from boneyard.server.fairdeal import GameSeeds
+from boneyard.server.games.records import replay
 from boneyard.server.games.registry import game_spec
 from boneyard.server.records import validated
 from boneyard.server.simulate import play_bots
@@ -220,8 +221,8 @@ def test_a_records_deals_are_recomputed_from_its_seeds(
 
 def test_a_straight_leader_is_checked_only_where_chance_chose_it(straight_record: dict[str, Any]) -> None:
     hands = straight_record["hands"]
-    blocked = [n + 1 for n, h in enumerate(hands[:-1]) if fairness._blocked(h, 2)]
-    dominoed = [n + 1 for n, h in enumerate(hands[:-1]) if not fairness._blocked(h, 2)]
+    blocked = [n + 1 for n, h in enumerate(hands[:-1]) if fairness.straight_blocked(h, 2)]
+    dominoed = [n + 1 for n, h in enumerate(hands[:-1]) if not fairness.straight_blocked(h, 2)]
     assert blocked and dominoed, "the game should have both a blocked and a dominoed hand"
     for number, caught in [(blocked[0], True), (dominoed[0], False)]:
 
@@ -232,7 +233,7 @@ def test_a_straight_leader_is_checked_only_where_chance_chose_it(straight_record
         # After a domino the rules name the leader (checked by replaying the rules, not by the seeds).
         first = hands[number]["first"]
         expected = [
-            f"hand {number + 1}, first player: the record has seat {(first + 1) % 2}, chance (the seeds) "
+            f"hand {number}, first player: the record has seat {(first + 1) % 2}, chance (the seeds) "
             f"chose seat {first}"
         ]
         assert problems == (expected if caught else [])
@@ -247,21 +248,21 @@ def tampered(record: dict[str, Any], change: Callable[[dict[str, Any]], None]) -
 def test_tampering_is_caught_saying_where(
     moon_record: dict[str, Any], straight_record: dict[str, Any]
 ) -> None:
-    def swap_hands(r: dict[str, Any]) -> None:  # one tile of seat 0 and of seat 2 traded in hand 2
+    def swap_hands(r: dict[str, Any]) -> None:  # one tile of seat 0 and of seat 2 traded in hand 1
         deal = r["hands"][1]["deal"]
         deal[0][0], deal[2][0] = deal[2][0], deal[0][0]
 
     problems = tampered(moon_record, swap_hands)
     assert len(problems) == 2
-    assert problems[0].startswith("hand 2, seat 0's deal: the record has")
-    assert problems[1].startswith("hand 2, seat 2's deal")
+    assert problems[0].startswith("hand 1, seat 0's deal: the record has")
+    assert problems[1].startswith("hand 1, seat 2's deal")
 
     def new_server_seed(r: dict[str, Any]) -> None:
         r["fairness"]["server_seed"] = "ee" * 32
 
     problems = tampered(moon_record, new_server_seed)
     assert problems[0].startswith("fairness.commitment: the server committed to")
-    assert any(p.startswith("hand 1, seat 0's deal") for p in problems)
+    assert any(p.startswith("hand 0, seat 0's deal") for p in problems)
 
     def new_commitment(r: dict[str, Any]) -> None:
         r["fairness"]["commitment"] = "00" * 32
@@ -283,20 +284,20 @@ def test_tampering_is_caught_saying_where(
         hand["widow"], hand["deal"][1][3] = hand["deal"][1][3], hand["widow"]
 
     problems = tampered(moon_record, widow)
-    assert [p.split(":")[0] for p in problems] == ["hand 1, seat 1's deal", "hand 1, widow"]
+    assert [p.split(":")[0] for p in problems] == ["hand 0, seat 1's deal", "hand 0, widow"]
 
     def boneyard(r: dict[str, Any]) -> None:
         bone = r["hands"][0]["boneyard"]
         bone[2], bone[3] = bone[3], bone[2]
 
     assert [p.split(":")[0] for p in tampered(straight_record, boneyard)] == [
-        "hand 1, boneyard from position 3"
+        "hand 0, boneyard from position 2"
     ]
 
     def first(r: dict[str, Any]) -> None:
         r["hands"][0]["first"] = (r["hands"][0]["first"] + 1) % 3
 
-    assert [p.split(":")[0] for p in tampered(moon_record, first)] == ["hand 1, first player"]
+    assert [p.split(":")[0] for p in tampered(moon_record, first)] == ["hand 0, first player"]
 
     def no_proof(r: dict[str, Any]) -> None:
         del r["fairness"]
@@ -311,3 +312,44 @@ def test_tampering_is_caught_saying_where(
     assert tampered(moon_record, short_seed)[0].startswith(
         "fairness.player_seeds: seat 0's seed is not 64 hex"
     )
+
+
+def test_the_order_of_a_seats_tiles_in_a_deal_means_nothing(
+    moon_record: dict[str, Any], straight_record: dict[str, Any]
+) -> None:
+    """Each seat's dealt tiles are a set (PROTOCOL.md section 12): a record listing them in another order
+    than dealt (the server writes dealing order) is the same game, verified and replayed alike; Straight's
+    boneyard is an order (of drawing), and another one is caught."""
+    for record in (moon_record, straight_record):
+
+        def reorder(r: dict[str, Any]) -> None:
+            for hand in r["hands"]:
+                for tiles in hand["deal"]:
+                    tiles.reverse()
+
+        reordered = copy.deepcopy(record)
+        reorder(reordered)
+        assert reordered != record and tampered(record, reorder) == []
+        replay(validated(reordered).model_dump(mode="json"))
+    assert tampered(straight_record, lambda r: r["hands"][0]["boneyard"].reverse())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_blocked_straight_hand_is_told_from_the_record_alone(players: int) -> None:
+    """How a verifier knows chance chose the next leader (PROTOCOL.md section 14, step 6): a hand was
+    blocked exactly when every seat still holds a tile after its actions. Checked against the engine's own
+    ``blocked`` and ``domino`` events, game after game."""
+    spec = game_spec("straight")
+    options = spec.options_from_dict({"players": players, "target": 150})
+    kinds: Counter[bool] = Counter()
+    for seed in range(12):
+        engine = spec.new_game(options, GameSeeds.fresh(players, fixed=f"blocked/{seed}").dealer())
+        rng, ends = random.Random(seed), []
+        while (seat := engine.to_move) is not None:
+            events = engine.apply(seat, spec.bot(engine.view(seat), rng))
+            ends += [e.type == "blocked" for e in events if e.type in ("blocked", "domino")]
+        hands = validated(engine.record()).model_dump(mode="json")["hands"]
+        assert len(hands) - 1 <= len(ends) <= len(hands)  # the last hand may end mid-hand, at the target
+        assert [fairness.straight_blocked(hand, players) for hand in hands[: len(ends)]] == ends
+        kinds.update(ends)
+    assert kinds[True] and kinds[False], kinds

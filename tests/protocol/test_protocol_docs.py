@@ -24,6 +24,7 @@ from boneyard.protocol import (
 )
 from boneyard.protocol.spec.examples import ALL_EXAMPLES
 from boneyard.protocol.spec.gen import PROTOCOL_MD, SCHEMA
+from boneyard.protocol.spec.markdown import type_text
 
 EXAMPLE = re.compile(
     r"<!-- example: (command|server) -->\n```json\n(.*?)\n```\n\n```hex\n(.*?)\n```", re.DOTALL
@@ -97,3 +98,29 @@ def test_walkthrough_compiles() -> None:
     code = re.search(r"## 13\. A minimal client.*?```python\n(.*?)\n```", text, re.DOTALL)
     assert code is not None
     compile(code.group(1), "walkthrough", "exec")
+
+
+def test_the_tile_type_reads_as_the_array_it_is() -> None:
+    """A tile is ``[high, low]``: the type line beside its array examples says so, not "string"; so does
+    every other list of values that are not strings."""
+    tile = PROTOCOL_MD.read_text(encoding="utf-8").split("#### Tile\n", 1)[1].split("<a id=", 1)[0]
+    assert "Type: [integer 0..6, integer 0..6] (one of 28 values)" in tile
+    enums = _non_string_enums(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    assert enums, "the schema lists the tiles"
+    for schema in enums:
+        assert not type_text(schema).startswith("string"), schema
+
+
+def _non_string_enums(schema: Any) -> list[dict[str, Any]]:
+    """Every sub-schema with an ``enum`` whose values are not all strings."""
+    found: list[dict[str, Any]] = []
+    if isinstance(schema, dict):
+        enum = schema.get("enum")
+        if isinstance(enum, list) and not all(isinstance(v, str) for v in enum):
+            found.append(schema)
+        for value in schema.values():
+            found += _non_string_enums(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found += _non_string_enums(value)
+    return found

@@ -262,3 +262,15 @@ async def finish_legacy(player: Player) -> dict[str, Any]:
 def test_the_spec_states_the_default_wait_and_the_settings_keep_it() -> None:
     wait = Settings().deal_seed_wait_ms
     assert f"`deal_seed_wait_ms` setting, {wait} ms by default" in GUIDE.read_text(encoding="utf-8")
+
+
+async def test_a_server_with_a_fixed_seed_says_so_in_every_hello() -> None:
+    """``BONEYARD_SEED`` (a setting for tests) makes every deal predictable: every ``hello`` lists
+    ``fixed_seed`` (and ``fair_deals`` still: the deals are committed to and dealt as usual)."""
+    async with running_server(seed=3) as server:
+        for name in ("ana", "bo"):
+            hello = (await Player.connect(server.url, name)).log[0]
+            assert hello.type == "hello" and {"fair_deals", "fixed_seed"} <= set(hello.features)
+    async with running_server() as server:
+        hello = (await Player.connect(server.url, "ana")).log[0]
+        assert "fair_deals" in hello.features and "fixed_seed" not in hello.features

@@ -46,6 +46,11 @@ class FakeLink:
 def front() -> tuple[Commands, Lobby, ManualClock]:
     clock = ManualClock()
     lobby = Lobby(settings(), Metrics(lambda: []), MemoryRecordStore(10), clock)
+    return Commands(lobby, hello_body()), lobby, clock
+
+
+def hello_body() -> bytes:
+    """The ``hello`` of a test server."""
     limits = Limits(
         max_frame_bytes=4096,
         commands_per_second=20,
@@ -54,7 +59,7 @@ def front() -> tuple[Commands, Lobby, ManualClock]:
         send_queue_frames=512,
     )
     hello = Hello(type="hello", seq=1, protocol=1, server="test", limits=limits, heartbeat_seconds=20)
-    return Commands(lobby, body_of(hello)), lobby, clock
+    return body_of(hello)
 
 
 def command(**fields: Any) -> Any:

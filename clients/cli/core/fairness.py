@@ -21,6 +21,7 @@ played or discarded. When ``deal_revealed`` arrives it recomputes each hand it s
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +92,11 @@ class DealWitness:
     game: str | None = None
     announced: dict[int, str] = field(default_factory=dict)
     sent: str | None = None
-    """The seed this client contributed."""
+    """The seed this client contributed (and the server did not refuse)."""
+    players: int | None = None
+    """The table's number of seats, when known: the reveal must have a seed (or ``null``) for each."""
+    fixed_seed: bool = False
+    """The server deals from a fixed seed (its ``hello`` said ``fixed_seed``): nothing is proved."""
     hands: list[HandSeen] = field(default_factory=list)
     verdict: Verdict | None = None
     _blocked: bool = False
@@ -155,6 +160,8 @@ class DealWitness:
 
     def _seed_problems(self, reveal: DealRevealed) -> list[str]:
         problems: list[str] = []
+        if self.fixed_seed:
+            problems.append("not fair: the server seed is fixed (a test setting): every deal was predictable")
         if reveal.algorithm != fair.ALGORITHM:
             problems.append(f"the deals used {reveal.algorithm!r}, which this client does not know")
         if self.commitment is None:
@@ -166,6 +173,14 @@ class DealWitness:
             )
         if fair.commitment(bytes.fromhex(reveal.server_seed)) != reveal.commitment:
             problems.append("SHA-256 of the revealed server seed is not the commitment")
+        # A server that left out seeds it had seen could choose among the deals of each subset of them:
+        # each seed announced must be in the reveal, each revealed seed must have been announced.
+        count = len(reveal.player_seeds)
+        if self.players is not None and count != self.players:
+            problems.append(f"the reveal has {count} players' seeds for a table of {self.players} seats")
+        for seat in sorted(s for s in self.announced if s >= count):
+            said = self.announced[seat]
+            problems.append(f"seat {seat}'s seed was announced as {said} but is not in the reveal")
         for seat, seed in enumerate(reveal.player_seeds):
             if self.announced.get(seat) != seed:
                 said = self.announced.get(seat) or "none"
@@ -184,14 +199,15 @@ def _fmt(tiles: Any) -> str:
 
 
 def _hand_problems(hand: HandSeen, deal: fair.Deal) -> list[str]:
-    where = f"hand {hand.number + 1}"
+    where = f"hand {hand.number}"  # numbered from 0, as the protocol does
     problems: list[str] = []
-    holds = {seat: set(tiles) for seat, tiles in enumerate(deal.hands)}
+    # A seat beyond the reveal's seats (a reveal of too few seeds) holds nothing the seeds gave.
+    holds: defaultdict[int, set[Tile]] = defaultdict(set, enumerate(map(set, deal.hands)))
     for seat, tiles in hand.dealt.items():
-        if sorted(tiles) != sorted(deal.hands[seat]):
+        dealt = sorted(holds[seat])
+        if sorted(tiles) != dealt:
             problems.append(
-                f"{where}: seat {seat} was dealt {_fmt(sorted(tiles))}, the seeds deal "
-                f"{_fmt(sorted(deal.hands[seat]))}"
+                f"{where}: seat {seat} was dealt {_fmt(sorted(tiles))}, the seeds deal {_fmt(dealt)}"
             )
     if hand.chance and hand.first != deal.chance_first:
         problems.append(f"{where}: seat {hand.first} went first, the seeds chose seat {deal.chance_first}")
@@ -204,7 +220,7 @@ def _hand_problems(hand: HandSeen, deal: fair.Deal) -> list[str]:
         want = deal.rest[position] if 0 <= position < len(deal.rest) else None
         if tile is not None and tile != want:
             problems.append(
-                f"{where}: draw {position + 1} from the boneyard was {_fmt([tile])}, the seeds "
+                f"{where}: the draw from boneyard position {position} was {_fmt([tile])}, the seeds "
                 f"put {_fmt([want]) if want else 'nothing'} there"
             )
         if want is not None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.clients.cli.core import layout as layouts
-from boneyard.clients.cli.core.fairness import DealWitness
+from boneyard.clients.cli.core.fairness import DealWitness, Verdict
 from boneyard.clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
 from boneyard.protocol import (
     ChatLine,
@@ -30,6 +30,7 @@ from boneyard.protocol import (
     DealCommitment,
     DealRevealed,
     HandPause,
+    Hello,
     LobbyChanged,
     MoonEventMessage,
     MoonView,
@@ -48,6 +49,7 @@ from boneyard.protocol import (
     Turn,
     Welcome,
 )
+from boneyard.protocol.deals import FIXED_SEED
 from boneyard.protocol.game import (
     BidMade,
     Discarded,
@@ -140,6 +142,11 @@ class Mirror:
         self.tables: dict[str, TableMirror] = {}
         self.player_id: str | None = None
         self.name: str | None = None
+        self.fixed_seed = False
+        """The server said its deals come from a fixed seed (``hello.features``: ``fixed_seed``)."""
+        self.unverified: dict[tuple[str, int], Verdict] = {}
+        """Every game whose deals this client checked and found NOT verified, by table and game number
+        (kept when the table is left or a rematch starts: ``boneyard play`` exits non-zero for them)."""
 
     def table(self, table_id: str) -> TableMirror:
         """The mirror of a table, created on first use."""
@@ -154,6 +161,8 @@ class Mirror:
     def apply(self, message: Any) -> None:
         """Update from one server message; messages that change nothing here are ignored."""
         match message:
+            case Hello():
+                self.fixed_seed = FIXED_SEED in message.features
             case Welcome():
                 self.player_id, self.name = message.player_id, message.name
                 for ref in message.seats:
@@ -207,7 +216,13 @@ class Mirror:
                 mirror = self.table(message.table_id)
                 if mirror.deals is None:  # joined after the commitment: the check will say so
                     mirror.deals = DealWitness(mirror.seat, None)
+                if mirror.table is not None:
+                    mirror.deals.players = len(mirror.table.seats)
+                mirror.deals.fixed_seed = self.fixed_seed
                 mirror.deals.apply(message)
+                verdict = mirror.deals.verdict
+                if isinstance(message, DealRevealed) and verdict is not None and not verdict.ok:
+                    self.unverified[(message.table_id, message.game_number)] = verdict
             case HandPause():
                 self._set_pause(self.table(message.table_id), message.pause)
             case SeatStatus():
