@@ -89,7 +89,7 @@ async def test_a_straight_partnership_game_played_by_keyboard_alone_on_a_desktop
         assert page.errors == []  # type: ignore[attr-defined]
 
 
-async def test_two_browsers_play_each_other_and_chat() -> None:
+async def test_two_browsers_play_each_other_chat_and_a_third_watches() -> None:
     async with running_server(**FAST) as server, chromium() as browser:
         ana = await open_page(browser, page_url(server.url), "ana", DESKTOP)
         table_id = await create_table(ana, "straight", seats=["me", "open"], target=40)
@@ -99,8 +99,12 @@ async def test_two_browsers_play_each_other_and_chat() -> None:
         await ana.fill("input[name=chat]", "good luck!")
         await ana.press("input[name=chat]", "Enter")
         await bo.wait_for_selector('.chat-line:has-text("good luck!")')
+        watcher = await open_page(browser, page_url(server.url), "cy", PHONE)
+        await watcher.click(f'.table-row[data-table="{table_id}"] button:has-text("Watch")')
+        await watcher.wait_for_selector("#table.spectating .felt .seat")
         await asyncio.gather(play_to_the_end(ana), play_to_the_end(bo))
-        for page in (ana, bo):
+        await watcher.wait_for_selector('#table[data-over="true"] .game-over .deal-mark')
+        for page in (ana, bo, watcher):
             assert (await page.inner_text(".game-over .deal-mark")).startswith("✓ deal verified")
             assert await check_hidden_information(page, server.url, table_id) > 10
             assert page.errors == []  # type: ignore[attr-defined]

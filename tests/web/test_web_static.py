@@ -97,3 +97,12 @@ async def test_web_false_serves_websockets_health_and_metrics_only() -> None:
         assert (await fetch(server.port, "/healthz"))[0] == 200
         player = await Player.connect(server.url, "ana")
         await player.close()
+
+
+def test_the_readme_shows_the_client_on_a_desktop_and_on_a_phone() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for picture, size in (("web-straight-1440x900.png", (1440, 900)), ("web-moon-390x844.png", (390, 844))):
+        assert f"docs/images/{picture}" in readme
+        png = (ROOT / "docs" / "images" / picture).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+        assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == size
