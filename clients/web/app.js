@@ -148,6 +148,13 @@ async function start(name) {
 }
 
 window.addEventListener("popstate", () => client && enter());
+// The page's own links change the screen, not the page: the session (and its seats) carries on.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a[href^='/']");
+  if (!link || !client || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  go(link.getAttribute("href"));
+});
 const known = storage.getItem("boneyard.name");
 if (known) start(known);
 else nameForm();

@@ -82,8 +82,11 @@ def page_url(server_url: str, path: str = "/") -> str:
     return server_url.replace("ws://", "http://").rstrip("/") + path
 
 
-async def create_table(page: Page, game: str, *, seats: list[str], target: int, **fields: str) -> str:
-    """Fill the lobby's form (``seats``: "me", "open" or "bot:LEVEL" per seat) and create; the table id."""
+async def create_table(
+    page: Page, game: str, *, seats: list[str], target: int, turn: str = "none", **fields: str
+) -> str:
+    """Fill the lobby's form (``seats``: "me", "open" or "bot:LEVEL" per seat; ``turn``: seconds or "none")
+    and create; the table id."""
     await page.wait_for_selector("#lobby form.create")
     await page.select_option("select[name=game]", game)
     if game == "straight":
@@ -91,7 +94,7 @@ async def create_table(page: Page, game: str, *, seats: list[str], target: int, 
     for i, role in enumerate(seats):
         await page.select_option(f"select[name=seat{i}]", role)
     await page.fill("input[name=target]", str(target))
-    await page.select_option("select[name=turn_seconds]", "none")
+    await page.select_option("select[name=turn_seconds]", turn)
     if fields:
         await page.click("form.create details summary")
         for name, value in fields.items():

@@ -5,6 +5,7 @@ server's hidden-information oracle."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import msgpack
@@ -92,10 +93,12 @@ async def test_a_straight_partnership_game_played_by_keyboard_alone_on_a_desktop
 async def test_two_browsers_play_each_other_chat_and_a_third_watches() -> None:
     async with running_server(**FAST) as server, chromium() as browser:
         ana = await open_page(browser, page_url(server.url), "ana", DESKTOP)
-        table_id = await create_table(ana, "straight", seats=["me", "open"], target=40)
+        table_id = await create_table(ana, "straight", seats=["me", "open"], target=40, turn="60")
         bo = await open_page(browser, page_url(server.url), "bo", PHONE)
         await bo.click(f'.table-row[data-table="{table_id}"] button:has-text("Sit")')
         await bo.wait_for_url(f"**/t/{table_id}")
+        clock = await bo.locator("#table .seat.to-move .clock").inner_text()  # the turn clock runs
+        assert re.fullmatch(r"\d+ s", clock) and 0 < int(clock.split()[0]) <= 60, clock
         await ana.fill("input[name=chat]", "good luck!")
         await ana.press("input[name=chat]", "Enter")
         await bo.wait_for_selector('.chat-line:has-text("good luck!")')

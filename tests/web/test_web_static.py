@@ -44,7 +44,7 @@ async def test_the_page_opens_on_the_lobby_table_and_replay_addresses_with_a_str
     digest = base64.b64encode(hashlib.sha256(import_map).digest()).decode()
     assert policy["default-src"] == "'none'"
     assert policy["script-src"] == f"'self' 'sha256-{digest}'"  # the one inline script, nothing else
-    assert policy["style-src"] == policy["connect-src"] == "'self'"
+    assert policy["style-src"] == policy["connect-src"] == policy["img-src"] == "'self'"
     assert policy["frame-ancestors"] == policy["base-uri"] == "'none'"
     assert bad_table[0] == 404
 
