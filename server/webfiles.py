@@ -3,8 +3,9 @@
 Everything the page needs comes from this server: its ES modules, its stylesheet and the vendored msgpack
 library. The Content-Security-Policy allows nothing else: scripts from this origin plus the one inline
 import map (by its SHA-256, computed here from ``index.html``), styles and images from this origin, and
-websockets back to it; no ``eval``, no inline styles, no frames. Every file is revalidated (``no-cache`` and a strong ``ETag``): a page never runs
-modules of two versions after an upgrade, and an unchanged file costs a 304.
+websockets back to it; no ``eval``, no inline styles, no frames. Every file is revalidated (``no-cache``
+and a strong ``ETag``): a page never runs modules of two versions after an upgrade, and an unchanged file
+costs a 304.
 """
 
 from __future__ import annotations
