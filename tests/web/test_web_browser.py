@@ -167,3 +167,24 @@ async def test_a_tampered_reveal_shows_deal_not_verified() -> None:
         await mark.wait_for()
         assert (await mark.inner_text()).startswith("✗ deal NOT verified")
         assert "SHA-256 of the revealed server seed is not the commitment" in await mark.inner_text()
+
+
+async def test_a_page_loaded_again_mid_game_takes_its_seat_back() -> None:
+    async with running_server(**FAST) as server, chromium() as browser:
+        page = await open_page(browser, page_url(server.url), "ana", PHONE)
+        table_id = await create_table(page, "straight", seats=["me", "bot:basic"], target=30)
+
+        async def reload() -> None:
+            before = await page.locator(".hand .tile").evaluate_all("ts => ts.map(t => t.dataset.tile)")
+            await page.reload()  # the token in localStorage resumes the seat, with a fresh snapshot
+            await page.wait_for_selector('#table[data-my-turn="true"]')
+            assert (
+                await page.locator(".hand .tile").evaluate_all("ts => ts.map(t => t.dataset.tile)") == before
+            )
+            await move(page)
+
+        await play_to_the_end(page, at=1, then=reload)
+        mark = await page.inner_text(".game-over .deal-mark")
+        assert mark.startswith("deal not checked")  # this page load never saw the commitment: no false alarm
+        assert await check_hidden_information(page, server.url, table_id, seeds=False) > 5
+        assert page.errors == []  # type: ignore[attr-defined]

@@ -140,8 +140,15 @@ export class DealWitness {
     else if (event.type === "discarded" && event.tile) hand.shown.push([event.seat, event.tile, "discarded"]);
   }
 
-  /** Check the reveal: resolves with the verdict (also kept as this.verdict). */
+  /** Check the reveal: resolves with the verdict (also kept as this.verdict): {ok, unchecked, problems,
+   * hands, text}. A client that never saw the commitment (it came to the game late, or the page was
+   * loaded again) cannot tell the deal was fixed in advance: unchecked, not a failure. */
   async check(reveal) {
+    if (this.commitment === null) {
+      const text = "deal not checked: this page did not see the commitment before the deal";
+      this.verdict = { ok: false, unchecked: true, problems: [], hands: 0, text };
+      return this.verdict;
+    }
     const problems = await this.seedProblems(reveal);
     let seen = 0;
     if (problems.length === 0 && (this.game === "moon" || this.game === "straight")) {
@@ -153,15 +160,14 @@ export class DealWitness {
     }
     const ok = problems.length === 0;
     const text = ok ? `deal verified (${seen} hand${seen === 1 ? "" : "s"} checked)` : `deal NOT verified: ${problems.join("; ")}`;
-    this.verdict = { ok, problems, hands: seen, text };
+    this.verdict = { ok, unchecked: false, problems, hands: seen, text };
     return this.verdict;
   }
 
   async seedProblems(reveal) {
     const problems = [];
     if (reveal.algorithm !== ALGORITHM) problems.push(`the deals used ${reveal.algorithm}, which this client does not know`);
-    if (this.commitment === null) problems.push("no commitment came before the deal (joined late?)");
-    else if (this.commitment.commitment !== reveal.commitment) {
+    if (this.commitment.commitment !== reveal.commitment) {
       problems.push(`the server committed to ${this.commitment.commitment} but reveals ${reveal.commitment}`);
     }
     if (await commitmentOf(reveal.server_seed) !== reveal.commitment) {

@@ -105,7 +105,7 @@ export class Mirror {
       case "snapshot": {
         this.info(m.table);
         const mirror = this.table(m.table.table_id);
-        mirror.view = m.view;
+        mirror.view = m.view && { ...m.view, hand: sortHand(m.view) };
         mirror.removed = false;
         if (m.chat.length || !mirror.chat.length) mirror.chat = [...m.chat];
         setDeadline(mirror, m.time_left_ms);
@@ -191,8 +191,30 @@ export class Mirror {
       view = blankView(mirror.table, mirror.seat);
     }
     const update = message.game === "moon" ? moon(view, event) : straight(view, event);
-    mirror.view = { ...view, legal_actions: [], ...update };
+    const next = { ...view, legal_actions: [], ...update };
+    mirror.view = { ...next, hand: sortHand(next) };
   }
+}
+
+const isTrump = ([high, low], trump) => (trump === "doubles" ? high === low : typeof trump === "number" && (high === trump || low === trump));
+
+/** The hand in the order players hold it, whatever order the messages gave: Straight heaviest first; Moon
+ * trumps first (the trump double, then by the other number), then each suit high to low, its double first. */
+export function sortHand(view) {
+  const key = view.game === "moon"
+    ? ([high, low]) => {
+      if (isTrump([high, low], view.trump)) {
+        const other = view.trump === "doubles" ? high : high === view.trump ? low : high;
+        return [0, high === low ? -99 : -other, 0];
+      }
+      return [1, -high, high === low ? -99 : -low];
+    }
+    : ([high, low]) => [-(high + low), -high, 0];
+  const order = (a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  };
+  return [...view.hand].sort(order);
 }
 
 function setDeadline(mirror, ms) {

@@ -25,8 +25,8 @@ export function scoreSheet(mirror) {
 
 export function dealMark(mirror, verdict) {
   if (verdict) {
-    return h("div", { class: ["deal-mark", verdict.ok ? "ok" : "bad"], role: "status", title: verdict.problems.join("\n") },
-      verdict.ok ? "✓ " : "✗ ", verdict.text);
+    return h("div", { class: ["deal-mark", verdict.ok ? "ok" : verdict.unchecked ? "pending" : "bad"], role: "status",
+      title: verdict.problems.join("\n") }, verdict.ok ? "✓ " : verdict.unchecked ? "" : "✗ ", verdict.text);
   }
   if (mirror.deals?.commitment) {
     const c = mirror.deals.commitment.commitment;
