@@ -204,6 +204,7 @@ export class BoneyardClient {
         try {
           this.receive(new Uint8Array(event.data), resume, settle);
         } catch (error) {
+          console.error(error); // a picture that no longer fits the messages: resynchronise by resuming
           this.notify("warning", String(error.message || error));
           ws.close(RESYNC_CLOSE, "resynchronising");
         }

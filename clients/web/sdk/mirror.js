@@ -16,6 +16,7 @@ export class TableMirror {
     this.seat = null;
     this.deadline = null; // when the seat to move runs out of time (performance.now() ms); null: no timer
     this.lastTrick = null; // Moon: {winner, plays: [[seat, tile]]} after trick_won
+    this.widow = null; // Moon: the widow, once this seat took it as the bidder (this hand)
     this.handResult = null; // the last hand_scored (cleared when the next hand starts)
     this.hands = []; // every hand_scored of this game: the score sheet
     this.gameOver = null;
@@ -177,7 +178,9 @@ export class Mirror {
     if (event.type === "hand_started") {
       mirror.handResult = null;
       mirror.lastTrick = null;
+      mirror.widow = null;
     }
+    if (event.type === "widow_taken" && event.tile && event.seat === mirror.seat) mirror.widow = event.tile;
     if (event.type === "hand_scored") {
       mirror.handResult = event;
       mirror.hands.push(event);

@@ -35,7 +35,8 @@ export function moonCentre(mirror, where) {
       h("span", { class: "chip" }, phase),
       h("span", { class: "chip" }, "Trump: ", h("strong", {}, trumpName(view.trump))),
       view.high_bid !== null ? h("span", { class: "chip" }, `High bid ${view.high_bid} by ${mirror.seatName(view.high_bidder)}`) : null,
-      view.discard ? h("span", { class: "chip" }, "Your discard ", tileSvg(view.discard, { size: 22, upright: false })) : null));
+      mirror.widow && view.phase === "discarding" ? h("span", { class: "chip" }, "You took the widow ", tileSvg(mirror.widow, { size: 30, upright: false })) : null,
+      view.discard ? h("span", { class: "chip" }, "Your discard ", tileSvg(view.discard, { size: 30, upright: false })) : null));
 }
 
 /** What a Moon seat shows beside its name: its bid and tricks this hand. */

@@ -158,8 +158,10 @@ export class TableScreen {
     else if (myTurn && this.selected) prompt = `Where does ${this.selected} go? (1-${tileActs.get(this.selected).length}, Esc to cancel)`;
     else if (myTurn) {
       const kind = t.legal[0].type;
-      prompt = kind === "discard" ? "Your turn: discard a tile (face down)." : kind === "bid" || kind === "pass" && view.game === "moon"
-        ? "Your turn to bid." : kind === "trump" ? "Name trump." : tileActs.size ? "Your turn: play a lit tile." : "Your turn.";
+      const prompts = { discard: "You took the widow: discard a tile (face down).", bid: "Your turn to bid.",
+        trump: "Name trump.", draw: "No tile fits: draw from the boneyard.", play: "Your turn: play a lit tile." };
+      prompt = view.game === "moon" && kind === "pass" ? prompts.bid
+        : kind === "pass" ? "No tile fits and the boneyard is empty: pass." : prompts[kind] ?? "Your turn.";
     } else if (view.to_move !== null && view.to_move !== undefined) prompt = `${t.seatName(view.to_move)} to move…`;
     const buttons = myTurn && this.selected
       ? tileActs.get(this.selected).map((a, i) => h("button", { class: "action primary", onclick: () => this.act(a), "data-end": a.end },
@@ -180,8 +182,10 @@ export class TableScreen {
     mount(this.hand, view.hand.map((tile, i) => {
       const key = word(tile);
       const legal = myTurn && acts.has(key);
-      return h("button", { class: ["tile", legal ? "legal" : null, myTurn && !legal ? "dim" : null, this.selected === key ? "selected" : null],
-        "data-tile": key, "aria-label": `${i + 1}: ${label(tile)}${legal ? `, ${verb}able` : ""}`, "aria-disabled": String(!legal),
+      const widow = t.widow && word(t.widow) === key;
+      return h("button", { class: ["tile", legal ? "legal" : null, myTurn && !legal ? "dim" : null, this.selected === key ? "selected" : null,
+        widow ? "widow" : null], "data-tile": key, "aria-label": `${i + 1}: ${label(tile)}${widow ? ", the widow" : ""}${legal ? `, ${verb}able` : ""}`,
+        "aria-disabled": String(!legal),
         onclick: () => this.choose(key) }, tileSvg(tile, { size: 88 }), h("span", { class: "key-hint", "aria-hidden": "true" }, String(i + 1)));
     }));
     if (focused >= 0) this.hand.children[Math.min(focused, this.hand.children.length - 1)]?.focus();
