@@ -70,6 +70,10 @@ class WebFiles:
     def __init__(self, root: Traversable | None = None) -> None:
         root = root if root is not None else files("boneyard.clients") / "web"
         self.files: dict[str, WebFile] = {}
+        if not root.joinpath("index.html").is_file():  # an install without the package data
+            raise FileNotFoundError(
+                f"the browser client's files are missing ({root}): reinstall, or set BONEYARD_WEB=false"
+            )
         self._walk(root, "")
         self.page = self.files[ASSETS + "index.html"]
         self.csp = _csp(self.page.body)

@@ -8,9 +8,13 @@ import base64
 import hashlib
 import json
 import re
+from pathlib import Path
 
+import pytest
 from browserkit import ROOT
 from server_testkit import Player, running_server
+
+from boneyard.server.webfiles import WebFiles
 
 WEB = ROOT / "clients" / "web"
 
@@ -87,6 +91,11 @@ def test_the_page_fetches_nothing_from_outside_the_server() -> None:
         assert not re.search(r"https?://|wss?://[a-z]", code), script
     for sheet in WEB.rglob("*.css"):
         assert "url(" not in sheet.read_text().replace("url(data:", "") and "@import" not in sheet.read_text()
+
+
+def test_a_server_without_the_clients_files_says_so_in_a_line(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"browser client's files are missing .*BONEYARD_WEB=false"):
+        WebFiles(tmp_path)
 
 
 async def test_web_false_serves_websockets_health_and_metrics_only() -> None:
