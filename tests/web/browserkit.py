@@ -23,12 +23,12 @@ from server_testkit import Player  # noqa: E402
 from boneyard.protocol import decode_server_message  # noqa: E402
 
 
-def node_command(test_file: Path) -> list[str]:
-    """``node --test`` on one file, with the page's import map (``register.mjs``) and a WebSocket class."""
+def node_command(*test_files: Path) -> list[str]:
+    """``node --test`` on the files, with the page's import map (``register.mjs``) and a WebSocket class."""
     node = shutil.which("node")
     assert node is not None, "Node.js must be on the machine (see README.md)"
     imports = ["--import", str(HERE / "register.mjs")]
-    return [node, "--experimental-websocket", *imports, "--test", "--test-force-exit", str(test_file)]
+    return [node, "--experimental-websocket", *imports, "--test", "--test-force-exit", *map(str, test_files)]
 
 
 # -- the browser ----------------------------------------------------------------------------------------

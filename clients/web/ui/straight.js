@@ -10,20 +10,22 @@ const GAP = 2;
 const DIRS = { right: [1, 0], left: [-1, 0], down: [0, 1], up: [0, -1] };
 const ANGLE = { right: 0, down: 90, left: 180, up: 270 };
 /** Where an arm turns once it is long, and which way (a pinwheel: no arm runs into another); on a
- * narrow screen the line turns sooner, so the picture stays tall enough to read. */
+ * narrow screen the line turns sooner, so the picture stays tall enough to read. An arm turns once, never
+ * beside a crosswise double, and the line never before the spinner (tests/web/layout.test.mjs). */
 const TURN = { right: ["down", 7 * U], left: ["up", 7 * U], up: ["right", 4 * U], down: ["left", 4 * U] };
 const NARROW_LINE = 3.5 * U;
 
-function placeArm(tiles, end, start, out, narrow = false) {
+function placeArm(tiles, end, start, out, narrow = false, straightUntil = -1) {
   const limit = narrow && (end === "left" || end === "right") ? NARROW_LINE : TURN[end][1];
   const firstDir = end;
   let dir = firstDir;
   let [x, y] = start;
   let run = 0;
   let turned = false;
-  for (const placed of tiles) {
+  let afterDouble = false; // never turn beside a crosswise double (a spinner's arm, or its width, is there)
+  for (const [index, placed] of tiles.entries()) {
     const double = placed.crosswise;
-    if (!turned && run >= limit && !double) {
+    if (!turned && run >= limit && !double && !afterDouble && index > straightUntil) {
       // Turn the corner: the next tile hangs off the outer half of the last one.
       const [dx, dy] = DIRS[dir];
       x -= dx * (U / 2 + GAP);
@@ -42,6 +44,7 @@ function placeArm(tiles, end, start, out, narrow = false) {
     x += dx * (length + GAP);
     y += dy * (length + GAP);
     run += length + GAP;
+    afterDouble = double;
   }
   return [x, y, dir];
 }
@@ -56,8 +59,10 @@ export function arrange(layout, narrow = false) {
   const half = openingDouble ? U / 2 : U;
   out.push({ tile: layout.opening, a: high, b: low, cx: 0, cy: 0, angle: openingDouble ? 90 : 0, end: "centre" });
   const ends = layout.open_ends ?? {};
-  const left = placeArm(layout.arms.left ?? [], "left", [-half - GAP, 0], out, narrow);
-  const right = placeArm(layout.arms.right ?? [], "right", [half + GAP, 0], out, narrow);
+  // The line runs straight up to the spinner: its up and down arms stand across a straight line.
+  const until = (end) => (layout.spinner_arm === end ? layout.spinner_index : -1);
+  const left = placeArm(layout.arms.left ?? [], "left", [-half - GAP, 0], out, narrow, until("left"));
+  const right = placeArm(layout.arms.right ?? [], "right", [half + GAP, 0], out, narrow, until("right"));
   const tip = (end, [x, y, dir]) => {
     if (end in ends) tips.push({ end, x: x + DIRS[dir][0] * U * 0.6, y: y + DIRS[dir][1] * U * 0.6, value: ends[end] });
   };

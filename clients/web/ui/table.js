@@ -167,7 +167,9 @@ export class TableScreen {
       ? tileActs.get(this.selected).map((a, i) => h("button", { class: "action primary", onclick: () => this.act(a), "data-end": a.end },
         `${i + 1}. On the ${a.end} (${view.layout.open_ends[a.end]})`))
       : myTurn ? others.map((a) => h("button", { class: ["action", a.type === "pass" ? null : "primary"], onclick: () => this.act(a) }, actionText(a))) : [];
-    mount(this.controls, h("p", { class: "prompt" }, prompt), h("div", { class: "actions" }, buttons));
+    const keys = myTurn && tileActs.size ? (this.selected ? "keys: 1-9 an end · Esc another tile" : "keys: 1-9 a tile · ← → · Enter") : "";
+    mount(this.controls, h("p", { class: "prompt" }, prompt), h("div", { class: "actions" }, buttons),
+      keys ? h("small", { class: "keys", "aria-hidden": "true" }, keys) : null);
   }
 
   renderHand(t, myTurn) {
