@@ -171,7 +171,8 @@ async def test_a_tampered_reveal_shows_deal_not_verified() -> None:
 
 
 async def test_a_page_loaded_again_mid_game_takes_its_seat_back() -> None:
-    async with running_server(**FAST) as server, chromium() as browser:
+    reloaded: list[bool] = []
+    async with running_server(bot_workers=0, seed=2) as server, chromium() as browser:
         page = await open_page(browser, page_url(server.url), "ana", PHONE)
         table_id = await create_table(page, "straight", seats=["me", "bot:basic"], target=30)
 
@@ -182,9 +183,11 @@ async def test_a_page_loaded_again_mid_game_takes_its_seat_back() -> None:
             assert (
                 await page.locator(".hand .tile").evaluate_all("ts => ts.map(t => t.dataset.tile)") == before
             )
+            reloaded.append(True)
             await move(page)
 
         await play_to_the_end(page, at=1, then=reload)
+        assert reloaded
         mark = await page.inner_text(".game-over .deal-mark")
         assert mark.startswith("deal not checked")  # this page load never saw the commitment: no false alarm
         assert await check_hidden_information(page, server.url, table_id, seeds=False) > 5
