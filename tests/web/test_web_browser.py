@@ -161,12 +161,14 @@ async def test_a_tampered_reveal_shows_deal_not_verified() -> None:
         page = await open_page(browser, "about:blank", "ana", DESKTOP)
         await page.route_web_socket(server.url, tamper)
         await page.goto(page_url(server.url))
-        await create_table(page, "straight", seats=["me", "bot:basic"], target=30)
+        table_id = await create_table(page, "straight", seats=["me", "bot:basic"], target=30)
         await play_to_the_end(page)
         mark = page.locator(".game-over .deal-mark")
         await mark.wait_for()
         assert (await mark.inner_text()).startswith("✗ deal NOT verified")
         assert "SHA-256 of the revealed server seed is not the commitment" in await mark.inner_text()
+        # The seed it got is not the server's: the tiles are still checked, the seed's secrecy cannot be.
+        assert await check_hidden_information(page, server.url, table_id, seeds=False) > 5
 
 
 async def test_a_page_loaded_again_mid_game_takes_its_seat_back() -> None:
