@@ -45,6 +45,7 @@ from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage
 from boneyard.server.storage.restore import restore
 from boneyard.server.storage.store import NO_LOG, TableLog
+from boneyard.server.webfiles import bundled
 from boneyard.server.wsconnection import BoneyardConnection
 
 if TYPE_CHECKING:
@@ -207,7 +208,12 @@ class BoneyardServer:
             settings.host,
             settings.port,
             select_subprotocol=_select_subprotocol,
-            process_request=Endpoints(self._unhealthy, self.metrics, settings.metrics_token_sha256),
+            process_request=Endpoints(
+                self._unhealthy,
+                self.metrics,
+                settings.metrics_token_sha256,
+                bundled() if settings.web else None,
+            ),
             compression=None,  # permessage-deflate costs ~64 KiB per connection
             max_size=settings.max_frame_bytes,
             ping_interval=None,  # one server-wide heartbeat instead of a task per connection

@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     """Address to listen on (``0.0.0.0`` in a container)."""
     port: int = Field(default=8765, ge=0, le=65535)
     """Port for websockets, ``/healthz`` and ``/metrics`` (0: any free port)."""
+    web: bool = True
+    """Serve the browser client on the same port: the lobby at ``/``, a table at ``/t/ID``, a replay at
+    ``/replay/ID``, its files under ``/assets/``; ``false``: websockets, ``/healthz`` and ``/metrics``
+    only."""
     log_level: LogLevel = "info"
     """The least severe log records written (to standard error)."""
     log_format: Literal["text", "json"] = "text"

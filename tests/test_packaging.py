@@ -48,6 +48,16 @@ def test_the_wheel_holds_only_boneyard(tmp_path: Path) -> None:
     assert top_level == {"boneyard"}
     assert "boneyard/server/games/moon/game.py" in names
     assert "boneyard/clients/cli/main.py" in names
+    # The browser client, served from the package (boneyard.server.webfiles), its vendored msgpack too.
+    web = {
+        "index.html",
+        "app.js",
+        "sdk/client.js",
+        "vendor/msgpack/index.mjs",
+        "vendor/msgpack/utils/utf8.mjs",
+    }
+    web.add("vendor/msgpack/LICENSE")
+    assert {f"boneyard/clients/web/{name}" for name in web} <= set(names)
     assert not [name for name in names if name.startswith("boneyard/protocol/spec/")]
     entry_points = next(name for name in names if name.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -78,7 +78,7 @@ async def test_the_log_names_the_database_each_disconnect_and_peers_as_host_port
 
 
 async def test_an_unknown_path_answers_404_and_the_websocket_path_426_without_an_upgrade() -> None:
-    async with running_server() as server:
+    async with running_server(web=False) as server:  # with the browser client on, / is its page
         status, body = await http_get(server.port, "/favicon.ico")
         assert status == 404 and "/healthz" in body
         assert (await http_get(server.port, "/"))[0] == 426
@@ -86,7 +86,7 @@ async def test_an_unknown_path_answers_404_and_the_websocket_path_426_without_an
 
 
 NOT_LIMITS = {"host", "port", "log_level", "log_format", "durable", "seed", "uvloop", "gc_freeze_seconds"}
-NOT_LIMITS |= {"lobby_push_seconds", "bot_delay_seconds", "records_in_memory", "db"}
+NOT_LIMITS |= {"web", "lobby_push_seconds", "bot_delay_seconds", "records_in_memory", "db"}
 
 
 def test_operations_lists_every_limit_with_its_setting() -> None:

@@ -1,0 +1,160 @@
+// The page: a name, one session with the server (sdk/client.js, its token in localStorage), and three
+// screens by address: the lobby at /, a table at /t/ID (?code=INVITE for a private one), a replay at
+// /replay/ID. Setting localStorage "boneyard.debug" keeps every frame received in window.boneyard.frames
+// (the tests hand them to the server's hidden-information oracle).
+
+import { BoneyardClient } from "./sdk/client.js";
+import { Mirror } from "./sdk/mirror.js";
+import { h, mount } from "./ui/dom.js";
+import { Lobby } from "./ui/lobby.js";
+import { ReplayScreen } from "./ui/replay.js";
+import { Sound } from "./ui/sound.js";
+import { TableScreen } from "./ui/table.js";
+
+const app = document.getElementById("app");
+const status = document.getElementById("status");
+const storage = window.localStorage;
+const sound = new Sound(document.getElementById("sound"), storage);
+const debug = storage.getItem("boneyard.debug") !== null;
+const frames = [];
+const mirror = new Mirror();
+let client = null;
+let screen = null;
+
+window.boneyard = { mirror, frames, get client() { return client; } };
+
+const route = () => {
+  const [, kind, id] = location.pathname.match(/^\/(?:(t|replay)\/([A-Za-z0-9_-]{1,32}))?$/) ?? [];
+  return { kind: kind ?? "lobby", id };
+};
+
+function base64(bytes) {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
+function setStatus(text, kind = "") {
+  status.textContent = text;
+  status.dataset.kind = kind;
+  document.body.classList.toggle("offline", kind === "offline");
+}
+
+function flash(text) {
+  setStatus(text, "error");
+}
+
+function show(next) {
+  screen?.destroy?.();
+  screen = next;
+  mount(app, next.root);
+  next.render?.();
+}
+
+function go(path, replace = false) {
+  history[replace ? "replaceState" : "pushState"](null, "", path);
+  enter();
+}
+
+function toTable(tableId, { invite = null, watch = false } = {}) {
+  const code = invite ?? new URLSearchParams(location.search).get("code");
+  history.pushState(null, "", `/t/${tableId}${code ? `?code=${code}` : ""}`);
+  enter({ watch });
+}
+
+async function enter({ watch = true } = {}) {
+  const { kind, id } = route();
+  if (kind === "replay") {
+    show(new ReplayScreen({ client, recordId: id }));
+    return;
+  }
+  if (kind === "t") {
+    const table = mirror.table(id);
+    show(new TableScreen({ client, mirror, tableId: id, sound, onLobby: () => {
+      mirror.forget(id);
+      go("/");
+    } }));
+    if (table.seat === null && watch && !client.seats.has(id)) {
+      client.request({ type: "spectate", table_id: id }).catch((error) => {
+        flash(`That table is gone (${error.code}).`);
+        go("/", true);
+      });
+    }
+    return;
+  }
+  show(new Lobby({ client, mirror, flash, onTable: toTable }));
+  client.request({ type: "list_tables" }).catch(() => {});
+}
+
+function listen(message) {
+  const concerned = mirror.apply(message);
+  if (message.type === "notice") {
+    const kinds = { connected: "online", resumed: "online", reconnecting: "offline", disconnected: "offline", closed: "offline" };
+    setStatus(message.kind === "reconnecting" ? `reconnecting… (${message.text})` : message.text, kinds[message.kind] ?? "");
+    if (message.kind === "resumed" || message.kind === "resume_rejected") refreshAfterReconnect(message.kind);
+    return;
+  }
+  if (message.type === "error" && message.reply_to === null) flash(`${message.code}: ${message.message}`);
+  if (message.type === "table_removed" && route().kind === "t" && route().id === message.table_id) {
+    flash("The table was removed.");
+    go("/", true);
+    return;
+  }
+  if (screen instanceof TableScreen ? concerned?.tableId === screen.tableId : screen instanceof Lobby) screen.render();
+}
+
+function refreshAfterReconnect(kind) {
+  const { kind: where, id } = route();
+  if (where === "t" && kind === "resumed" && !client.seats.has(id)) {
+    client.request({ type: "spectate", table_id: id }).catch(() => {}); // a watcher has no seat to resume
+  } else if (where === "lobby" || kind === "resume_rejected") {
+    client.request({ type: "list_tables" }).catch(() => {});
+  }
+}
+
+function nameForm() {
+  const input = h("input", { name: "name", required: true, maxlength: 32, autocomplete: "nickname", "aria-label": "Your name",
+    value: storage.getItem("boneyard.name") ?? "" });
+  const form = h("form", { class: "name-form", onsubmit: (e) => {
+    e.preventDefault();
+    const name = input.value.trim();
+    if (!name || /^bot-/i.test(name)) {
+      flash("Choose a name (names starting bot- are the bots').");
+      return;
+    }
+    storage.setItem("boneyard.name", name);
+    start(name);
+  } }, h("h1", {}, "Boneyard"), h("p", {}, "Dominoes against friends and bots: Three-Player Moon and Straight."),
+  h("label", { class: "field" }, h("span", {}, "Your name"), input), h("button", { type: "submit", class: "primary" }, "Play"));
+  mount(app, form);
+  input.focus();
+}
+
+async function start(name) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  client = new BoneyardClient({ url: `${scheme}://${location.host}/`, name, storage,
+    onFrame: debug ? (frame) => frames.push({ connection: client.connection, frame: base64(frame) }) : null });
+  client.listen(listen);
+  try {
+    const welcome = await client.connect();
+    const { kind } = route();
+    if (kind === "lobby" && welcome.seats.length) {
+      history.replaceState(null, "", `/t/${welcome.seats[0].table_id}`);
+    }
+    enter();
+  } catch (error) {
+    setStatus(`Cannot reach the server: ${error.message}`, "offline");
+  }
+}
+
+window.addEventListener("popstate", () => client && enter());
+// The page's own links change the screen, not the page: the session (and its seats) carries on.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a[href^='/']");
+  if (!link || !client || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  go(link.getAttribute("href"));
+});
+const known = storage.getItem("boneyard.name");
+if (known) start(known);
+else nameForm();

@@ -1,0 +1,119 @@
+// The lobby: the live table list (join a seat, take a bot's, watch), and the form that creates a table
+// with every option the server takes.
+
+import { h, mount } from "./dom.js";
+
+const LEVELS = ["basic", "good", "strong"];
+
+function field(labelText, control, hint = null) {
+  return h("label", { class: "field" }, h("span", {}, labelText), control, hint ? h("small", {}, hint) : null);
+}
+
+function select(name, options, value) {
+  return h("select", { name }, options.map(([v, text]) => h("option", { value: v, selected: String(v) === String(value) }, text)));
+}
+
+export class Lobby {
+  constructor({ client, mirror, onTable, flash }) {
+    this.client = client;
+    this.mirror = mirror;
+    this.onTable = onTable;
+    this.flash = flash;
+    this.list = h("div", { class: "tables", "aria-live": "polite" });
+    this.form = this.createForm();
+    this.root = h("section", { class: "lobby", id: "lobby", "aria-label": "Lobby" },
+      h("div", { class: "lobby-main" }, h("h1", {}, "Tables"), this.list),
+      h("aside", { class: "lobby-side" }, h("h2", {}, "New table"), this.form));
+  }
+
+  createForm() {
+    const seats = h("fieldset", { class: "seats" }, h("legend", {}, "Seats"));
+    const form = h("form", { class: "create", "aria-label": "Create a table", onsubmit: (e) => this.create(e),
+      onchange: () => this.seatRows(form, seats) },
+    field("Game", select("game", [["moon", "Three-Player Moon"], ["straight", "Straight Dominoes"]], "moon")),
+    h("div", { class: "straight-only" },
+      field("Players", select("players", [[2, "2"], [3, "3"], [4, "4"]], 4)),
+      field("Partnerships", select("partnerships", [["default", "default (on with 4)"], ["true", "on"], ["false", "off"]], "default"))),
+    h("div", { class: "moon-only" },
+      field("When all pass", select("all_pass", [["redeal", "redeal"], ["force_last", "the last to speak must bid"]], "redeal"))),
+    field("Target score", h("input", { name: "target", type: "number", min: 1, max: 10000, placeholder: "default" })),
+    field("Turn time", select("turn_seconds", [[30, "30 s"], [15, "15 s"], [60, "60 s"], [120, "2 min"], ["none", "no timer"]], 30)),
+    seats,
+    h("details", {}, h("summary", {}, "More options"),
+      field("Bot pace (ms per move)", h("input", { name: "bot_delay_ms", type: "number", min: 0, max: 10000, placeholder: "server's" })),
+      field("Pause between hands (ms)", h("input", { name: "hand_pause_ms", type: "number", min: 0, max: 60000, placeholder: "server's" })),
+      h("label", { class: "check" }, h("input", { name: "private", type: "checkbox" }), " Private: only those with the invite link sit")),
+    h("button", { type: "submit", class: "primary" }, "Create table"));
+    this.seatRows(form, seats);
+    return form;
+  }
+
+  /** One row per seat: you, a bot of a level, or open for a person. */
+  seatRows(form, seats) {
+    const game = form.elements.game.value;
+    const n = game === "moon" ? 3 : Number(form.elements.players.value);
+    form.classList.toggle("is-moon", game === "moon");
+    const old = [...seats.querySelectorAll("select")].map((s) => s.value);
+    mount(seats, h("legend", {}, "Seats"), Array.from({ length: n }, (_, i) => field(`Seat ${i + 1}`,
+      select(`seat${i}`, [["me", "you"], ["open", "open for a player"], ...LEVELS.map((l) => [`bot:${l}`, `bot (${l})`])],
+        old[i] ?? (i === 0 ? "me" : "bot:basic")))));
+  }
+
+  async create(event) {
+    event.preventDefault();
+    const f = this.form.elements;
+    const game = f.game.value;
+    const n = game === "moon" ? 3 : Number(f.players.value);
+    const roles = Array.from({ length: n }, (_, i) => f[`seat${i}`].value);
+    const options = game === "moon" ? { all_pass: f.all_pass.value } : { players: n,
+      partnerships: f.partnerships.value === "default" ? null : f.partnerships.value === "true" };
+    if (f.target.value) options.target = Number(f.target.value);
+    const bots = roles.flatMap((r, i) => (r.startsWith("bot:") ? [i] : []));
+    const command = { type: "create_table", game, options, bots, bot_levels: bots.map((i) => roles[i].slice(4)),
+      seat: roles.includes("me") ? roles.indexOf("me") : null,
+      turn_seconds: f.turn_seconds.value === "none" ? null : Number(f.turn_seconds.value), private: f.private.checked };
+    if (f.bot_delay_ms.value) command.bot_delay_ms = Number(f.bot_delay_ms.value);
+    if (f.hand_pause_ms.value) command.hand_pause_ms = Number(f.hand_pause_ms.value);
+    if (roles.filter((r) => r === "me").length > 1) {
+      this.flash("Only one seat can be yours.");
+      return;
+    }
+    try {
+      const created = await this.client.request(command);
+      this.onTable(created.table.table_id, { invite: created.invite, watch: command.seat === null });
+    } catch (error) {
+      this.flash(error.message);
+    }
+  }
+
+  render() {
+    const tables = [...this.mirror.lobby.values()];
+    if (!tables.length) {
+      mount(this.list, h("p", { class: "muted" }, "No tables yet: create one."));
+      return;
+    }
+    mount(this.list, tables.map((t) => this.row(t)));
+  }
+
+  row(t) {
+    const name = t.game === "moon" ? "Moon" : `Straight ${t.seats.length}p${t.options.partnerships ? " partners" : ""}`;
+    return h("article", { class: "table-row", "data-table": t.table_id, "aria-label": `${name} table ${t.table_id}, ${t.status}` },
+      h("header", {}, h("strong", {}, name), h("span", { class: ["status", t.status] }, t.status),
+        t.private ? h("span", { class: "chip" }, "private") : null,
+        h("span", { class: "muted" }, `target ${t.options.target} · ${t.turn_seconds ? `${t.turn_seconds} s turns` : "untimed"} · ${t.spectators} watching`)),
+      h("ul", { class: "row-seats" }, t.seats.map((s) => h("li", {},
+        s.name ? `${s.name}${s.bot ? ` (bot ${s.level ?? ""})` : ""}` : "open",
+        !s.name && !t.private ? h("button", { class: "small", onclick: () => this.join(t, s.seat, "join") }, "Sit") : null,
+        s.bot && !t.private ? h("button", { class: "small quiet", onclick: () => this.join(t, s.seat, "take_seat") }, "Take over") : null))),
+      h("button", { class: "small", onclick: () => this.onTable(t.table_id, { watch: true }) }, "Watch"));
+  }
+
+  async join(t, seat, type) {
+    try {
+      await this.client.request({ type, table_id: t.table_id, seat });
+      this.onTable(t.table_id, {});
+    } catch (error) {
+      this.flash(error.message);
+    }
+  }
+}
