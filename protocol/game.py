@@ -33,6 +33,7 @@ from boneyard.protocol.values import (
     Bid,
     Bool,
     CommandId,
+    Contract,
     Count,
     End,
     GameName,
@@ -41,6 +42,7 @@ from boneyard.protocol.values import (
     Seat,
     Seq,
     Str,
+    TexasBid,
     Tile,
     Trump,
     WireModel,
@@ -56,10 +58,11 @@ class BaseAction(WireModel):
 
 
 class BidAction(BaseAction):
-    """Moon: bid 4, 5, 6, 7 or 21 (higher than the high bid so far)."""
+    """Moon: bid 4, 5, 6, 7 or 21 (higher than the high bid so far). Texas 42: bid 30-41 points, or
+    42, 84, ... for one, two, ... marks."""
 
     type: Literal["bid"]
-    bid: Bid
+    bid: Bid | TexasBid
 
 
 class PassAction(BaseAction):
@@ -76,10 +79,10 @@ class DiscardAction(BaseAction):
 
 
 class TrumpAction(BaseAction):
-    """Moon: the high bidder names trump."""
+    """Moon and Texas 42: the high bidder names trump (Texas 42 with option ``nello``: or ``"nello"``)."""
 
     type: Literal["trump"]
-    trump: Trump
+    trump: Contract
 
 
 class PlayAction(BaseAction):

@@ -103,6 +103,14 @@ Bid = Annotated[Literal[4, 5, 6, 7, 21], BeforeValidator(exact_int)]
 Trump = Annotated[int, Strict(), Field(ge=0, le=6)] | Literal["doubles", "none"]
 """Moon trump: a number 0..6, ``"doubles"`` or ``"none"``."""
 
+TexasBid = Annotated[
+    Literal[30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 84, 126, 168, 210], BeforeValidator(exact_int)
+]
+"""A Texas 42 bid in points: 30-41, or ``42 * k`` for ``k`` marks (four turns reach 210 at most)."""
+
+Contract = Trump | Literal["nello"]
+"""Texas 42's contract: a trump as in Moon, or ``"nello"`` (the bidder to lose every trick)."""
+
 BotLevel = Literal["basic", "good", "strong"]
 """How well a bot plays: ``basic`` (a quick heuristic), ``good`` (a search), ``strong`` (a deeper search)."""
 

@@ -1,7 +1,7 @@
 """The games the server knows, each described once: engine, options, record actions, bots by level.
 
 >>> sorted(GAMES)
-['moon', 'straight']
+['moon', 'straight', 'texas42']
 >>> game_spec("moon").players_of(game_spec("moon").options_from_dict({}))
 3
 >>> LEVELS, game_spec("straight").bot_at("strong") == straight_search.STRONG.choose
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from boneyard.protocol.values import BotLevel
-from boneyard.server.games import moon, straight
+from boneyard.server.games import moon, straight, texas42
 from boneyard.server.games.base import Dealer, Engine
 from boneyard.server.games.moon import search as moon_search
 from boneyard.server.games.moon.actions import ALL_ACTIONS as MOON_ACTIONS
@@ -91,6 +91,15 @@ GAMES: dict[str, GameSpec] = {
         straight.choose,
         STRAIGHT_ACTIONS,
         {"good": straight_search.GOOD.choose, "strong": straight_search.STRONG.choose},
+    ),
+    "texas42": GameSpec(
+        "texas42",
+        texas42.TexasOptions,
+        texas42.Texas42Game,
+        texas42.action_from_record,
+        texas42.choose,
+        texas42.ALL_ACTIONS,
+        {},
     ),
 }
 

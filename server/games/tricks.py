@@ -162,6 +162,24 @@ def winning_offset(t: int, led: int, trick: Sequence[int]) -> int:
     return best
 
 
+def voids(tricks: Iterable[Sequence[tuple[int, Tile]]], t: int, seats: int) -> list[int]:
+    """Per seat, the tiles it cannot hold: every suit it failed to follow in ``tricks`` (each as
+    ``(seat, tile)`` in play order; an empty one is skipped) under trump index ``t`` (M9).
+
+    >>> [fmt_tiles(ids_of(m)) for m in voids([((0, (5, 5)), (1, (6, 6)))], 6, 2)][1][:12]
+    '[5-0], [5-1]'
+    """
+    forbidden = [0] * seats
+    for trick in tricks:
+        if not trick:
+            continue
+        follow = SUIT_MASK[t * 8 + LED[t][TILE_IDS[trick[0][1]]]]
+        for seat, tile in trick[1:]:
+            if not follow >> TILE_IDS[tile] & 1:
+                forbidden[seat] |= follow
+    return forbidden
+
+
 # Tile-level helpers: the readable face of the tables, for tests, bots and error messages.
 
 

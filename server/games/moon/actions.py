@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boneyard.server.games.moon.rules import BIDS, TrumpName, trump_index
-from boneyard.server.games.tiles import ALL_TILES, Tile, normalize
+from boneyard.server.games.tiles import ALL_TILES, Tile, tile_from_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,19 +97,13 @@ def action_from_record(entry: Mapping[str, Any]) -> Action:
         if kind == "pass":
             return Pass()
         if kind == "discard":
-            return Discard(_tile(entry["tile"]))
+            return Discard(tile_from_record(entry["tile"]))
         if kind == "trump":
             trump = entry["trump"]
             trump_index(trump)
             return NameTrump(trump)
         if kind == "play":
-            return Play(_tile(entry["tile"]))
+            return Play(tile_from_record(entry["tile"]))
     except (KeyError, TypeError) as exc:
         raise ValueError(f"malformed moon record entry {entry!r}") from exc
     raise ValueError(f"unknown moon action type {kind!r}")
-
-
-def _tile(value: Any) -> Tile:
-    if len(value) != 2 or not all(type(v) is int for v in value):
-        raise ValueError(f"not a tile: {value!r}")
-    return normalize(value)
