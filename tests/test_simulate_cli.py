@@ -81,7 +81,7 @@ def test_simulated_records_verify_and_a_tampered_one_does_not(tmp_path: Path) ->
         (["--game", "moon", "--players", "4"], "moon is played by exactly 3 players"),
         (["--game", "moon", "--partnerships"], "moon has no partnerships"),
         (["--game", "straight", "--players", "3", "--partnerships"], "partnership"),
-        (["--game", "straight", "--all-pass", "redeal"], "--all-pass is a moon option"),
+        (["--game", "straight", "--all-pass", "redeal"], "--all-pass is not a straight option"),
         (["--game", "moon", "--games", "x"], "invalid int value: 'x'"),
         (["--game", "moon", "--games", "-1"], "--games must be 0 or more"),
         (["--game", "moon", "--out", "/nonexistent-dir/x.jsonl"], "cannot write /nonexistent-dir/x.jsonl"),

@@ -23,6 +23,7 @@ from boneyard.server.games.moon import search as moon_search
 from boneyard.server.games.moon.actions import ALL_ACTIONS as MOON_ACTIONS
 from boneyard.server.games.straight import search as straight_search
 from boneyard.server.games.straight.actions import ALL_ACTIONS as STRAIGHT_ACTIONS
+from boneyard.server.games.texas42 import search as texas42_search
 
 LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 """Bot levels, weakest first: ``basic`` is a heuristic, ``good`` and ``strong`` search
@@ -67,6 +68,18 @@ class GameSpec:
     def players_of(self, options: Any) -> int:
         return int(getattr(options, "players", 3))
 
+    @property
+    def option_names(self) -> frozenset[str]:
+        """The options a table of this game takes (a game without ``players`` has a fixed number)."""
+        return frozenset(f.name for f in dataclasses.fields(self.options_type))
+
+    @property
+    def fixed_players(self) -> int | None:
+        """The number of seats of a game that has no ``players`` option (Moon 3, Texas 42 4), else None."""
+        if "players" in self.option_names:
+            return None
+        return self.players_of(self.options_type())
+
     def new_game(self, options: Any, dealer: Dealer, *, hold_deals: bool = False) -> Engine:
         """A new game (``hold_deals``: it rests after each hand until ``deal_next``; the deals, the
         events and the record are the same, only later)."""
@@ -99,7 +112,7 @@ GAMES: dict[str, GameSpec] = {
         texas42.action_from_record,
         texas42.choose,
         texas42.ALL_ACTIONS,
-        {},
+        {"good": texas42_search.GOOD.choose, "strong": texas42_search.STRONG.choose},
     ),
 }
 

@@ -125,6 +125,11 @@ class Texas42Game:
         return SEATS
 
     @property
+    def partnerships(self) -> bool:
+        """Always: seats 0+2 against 1+3 (T1); ``winner`` and ``scores`` are per team."""
+        return True
+
+    @property
     def to_move(self) -> int | None:
         st = self._st
         return None if st.phase == OVER or st.to_move < 0 else st.to_move
