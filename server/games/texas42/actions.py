@@ -9,56 +9,19 @@ Play(tile=(6, 4))
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from boneyard.server.games.texas42.rules import (
     CONTRACTS,
     MARK,
     POINT_BIDS,
-    TexasTrump,
     contract_index,
     is_bid,
 )
-from boneyard.server.games.tiles import ALL_TILES, Tile, tile_from_record
+from boneyard.server.games.tiles import ALL_TILES, tile_from_record
+from boneyard.server.games.trickactions import Bid, NameTrump, Pass, Play
 
-
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """Bid in points: ``30``-``41``, or ``42 * k`` for ``k`` marks (T4)."""
-
-    bid: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"type": "bid", "bid": self.bid}
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Pass in the auction (T4)."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"type": "pass"}
-
-
-@dataclass(frozen=True, slots=True)
-class NameTrump:
-    """The bidder names trump: ``0..6``, ``"doubles"``, ``"none"``, or ``"nello"`` (T6, T11)."""
-
-    trump: TexasTrump
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"type": "trump", "trump": self.trump}
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play a tile to the current trick (T7)."""
-
-    tile: Tile
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"type": "play", "tile": list(self.tile)}
+__all__ = ["ALL_ACTIONS", "MAX_MARKS", "Action", "Bid", "NameTrump", "Pass", "Play", "action_from_record"]
 
 
 Action = Bid | Pass | NameTrump | Play

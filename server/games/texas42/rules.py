@@ -16,12 +16,12 @@ trump names (nello among them), seat order and when a hand is decided.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
 
 from boneyard.server.games.tiles import ALL_TILES
+from boneyard.server.games.trickactions import Contract
 from boneyard.server.games.tricks import NELLO, TRUMPS, trump_index
 
-TexasTrump = int | Literal["doubles", "none", "nello"]
+TexasTrump = Contract
 """A contract as the wire names it: a trump (``0..6``, ``"doubles"``, ``"none"``) or ``"nello"``."""
 
 CONTRACTS: tuple[TexasTrump, ...] = (*TRUMPS, "nello")
