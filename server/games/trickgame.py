@@ -9,6 +9,7 @@ scoring and views; the rules themselves live in its lean state.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -22,9 +23,16 @@ BETWEEN_HANDS = "the hand is over: the next one is not dealt yet"
 _DEAL_ORDER = tuple(display_key(i, None) for i in range(28))
 
 
-class LeanState(Protocol):
-    """What :class:`TrickGame` reads of a game's lean state."""
+class TrickState:
+    """The base of the games' lean states: hands as bitmasks, int moves, ``copy`` and random playouts.
 
+    A state says which of its slots hold lists (``LISTS``, copied by :meth:`copy`); its phases
+    below ``HAND_OVER`` are those of a hand still in play.
+    """
+
+    __slots__ = ()
+    HAND_OVER: ClassVar[int]
+    LISTS: ClassVar[tuple[str, ...]]
     phase: int
     to_move: int
     winner: int
@@ -32,10 +40,34 @@ class LeanState(Protocol):
     hands: list[int]
     trump: int
 
-    def copy(self) -> Any: ...
+    def legal_moves(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def push(self, move: int) -> None:
+        raise NotImplementedError
+
+    def copy(self: S) -> S:
+        """An independent copy (lists are copied; everything else is immutable)."""
+        cls = type(self)
+        other = cls.__new__(cls)
+        slots: tuple[str, ...] = cls.__slots__
+        for name in slots:
+            setattr(other, name, getattr(self, name))
+        for name in self.LISTS:
+            setattr(other, name, getattr(self, name)[:])
+        return other
+
+    def playout(self, rng: random.Random) -> None:
+        """Play uniformly random legal moves until the current hand is scored or thrown in."""
+        rand = rng.random
+        legal = self.legal_moves
+        push = self.push
+        while self.phase < self.HAND_OVER:
+            moves = legal()
+            push(moves[int(rand() * len(moves))])
 
 
-S = TypeVar("S", bound=LeanState)
+S = TypeVar("S", bound=TrickState)
 
 
 class Recorded(Protocol):
@@ -143,8 +175,7 @@ class TrickGame(Generic[S]):
 
     def fast_state(self) -> S:
         """A copy of the int state for search (omniscient: never give it to a player's bot)."""
-        copy: S = self._st.copy()
-        return copy
+        return self._st.copy()
 
     # -- turns and deals -----------------------------------------------------------------------
 

@@ -24,7 +24,6 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from boneyard.server.games.texas42.rules import (
@@ -36,6 +35,7 @@ from boneyard.server.games.texas42.rules import (
     next_seat,
     trick_points,
 )
+from boneyard.server.games.trickgame import TrickState
 from boneyard.server.games.tricks import LED, NELLO, SUIT_MASK, ids_of, winning_offset
 
 BIDDING, NAMING, PLAYING, HAND_OVER, THROWN_IN, OVER = range(6)
@@ -48,9 +48,11 @@ _TRUMP_MOVES = tuple(range(9))
 _WITH_NELLO = tuple(range(10))
 
 
-class TexasState:
+class TexasState(TrickState):
     """Hands as bitmasks, the auction, the trick, the hand's points and the marks of one 42 game."""
 
+    HAND_OVER = HAND_OVER
+    LISTS = ("marks", "hands", "bids", "trick", "by", "taken", "points")
     __slots__ = (
         "bidder",
         "bids",
@@ -122,20 +124,6 @@ class TexasState:
         self.first = self.to_move = first
         self.phase = BIDDING
         self._new_hand()
-
-    def copy(self) -> TexasState:
-        """An independent copy (lists are copied; everything else is immutable)."""
-        other = TexasState.__new__(TexasState)
-        for name in TexasState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.marks = self.marks[:]
-        other.hands = self.hands[:]
-        other.bids = self.bids[:]
-        other.trick = self.trick[:]
-        other.by = self.by[:]
-        other.taken = self.taken[:]
-        other.points = self.points[:]
-        return other
 
     @property
     def trick_size(self) -> int:
@@ -235,12 +223,3 @@ class TexasState:
     @property
     def tricks_played(self) -> int:
         return sum(self.taken)
-
-    def playout(self, rng: random.Random) -> None:
-        """Play uniformly random legal moves until the current hand is scored or thrown in."""
-        rand = rng.random
-        legal = self.legal_moves
-        push = self.push
-        while self.phase < HAND_OVER:
-            moves = legal()
-            push(moves[int(rand() * len(moves))])
