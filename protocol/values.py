@@ -93,7 +93,7 @@ Score = Annotated[int, Strict(), Field(ge=-1_000_000, le=1_000_000)]
 Seqno = Annotated[int, Strict(), Field(ge=1, le=MAX_SAFE_INT)]
 """A server message sequence number, 1, 2, 3, ... per connection."""
 
-GameName = Literal["moon", "straight"]
+GameName = Literal["moon", "straight", "texas42"]
 End = Literal["left", "right", "up", "down"]
 """An open end of a Straight layout (see docs/RULES.md, "Naming the ends")."""
 
@@ -213,6 +213,22 @@ class MoonOptions(WireModel):
         return 3
 
 
+class TexasOptions(WireModel):
+    """Texas 42 table options (docs/RULES.md T5, T11, T12)."""
+
+    all_pass: Literal["force_last", "redeal"] = "force_last"
+    """When the first three pass: the fourth must bid, or (``redeal``) four passes throw the hand in."""
+    nello: Bool = False
+    """A bidder who won with a mark bid may name ``nello`` (to lose every trick, the partner sitting out)."""
+    target: Annotated[int, Strict(), Field(ge=1, le=21)] = 7
+    """The marks that win the game."""
+
+    @property
+    def players(self) -> int:
+        """Texas 42 is always four players, in two partnerships."""
+        return 4
+
+
 PARTNERSHIP_PLAYERS = 4
 """Partnerships (seats 0+2 against 1+3) need exactly this many players (RULES.md S1)."""
 
@@ -255,7 +271,7 @@ class StraightOptions(WireModel):
         return self
 
 
-Options = MoonOptions | StraightOptions
+Options = MoonOptions | StraightOptions | TexasOptions
 
 
 def check_all_fields_set(model: BaseModel) -> None:

@@ -24,8 +24,8 @@ from pydantic import BaseModel
 from boneyard.protocol.codec import COMMAND_LIMITS, SERVER_LIMITS
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, Error
+from boneyard.protocol.events import ENGINE_EVENTS
 from boneyard.protocol.game import (
-    ENGINE_EVENTS,
     Act,
     BidAction,
     DiscardAction,
