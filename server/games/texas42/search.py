@@ -162,5 +162,5 @@ class TexasSearchBot:
         return max(options, key=lambda t: (totals[t], -t))
 
 
-STRONG = TexasSearchBot(play_worlds=40, bid_worlds=60, contract_worlds=40)
+STRONG = TexasSearchBot(play_worlds=100, bid_worlds=120, contract_worlds=60)
 GOOD = TexasSearchBot(play_worlds=8, bid_worlds=16, contract_worlds=8, trumps=2)
