@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer
 from boneyard.server.games.events import HandDealt
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
-from boneyard.server.games.tricks import display_key, fmt_tiles
+from boneyard.server.games.tricks import LED, display_key, fmt_tiles
 
 BETWEEN_HANDS = "the hand is over: the next one is not dealt yet"
 _DEAL_ORDER = tuple(display_key(i, None) for i in range(28))
@@ -31,14 +31,24 @@ class TrickState:
     """
 
     __slots__ = ()
+    PLAYING: ClassVar[int]
     HAND_OVER: ClassVar[int]
     LISTS: ClassVar[tuple[str, ...]]
     phase: int
     to_move: int
     winner: int
     hand_number: int
+    first: int
     hands: list[int]
+    bids: list[int]
+    spoken: int
+    high_bid: int
+    bidder: int
+    taken: list[int]
     trump: int
+    trick: list[int]
+    leader: int
+    led: int
 
     def legal_moves(self) -> tuple[int, ...]:
         raise NotImplementedError
@@ -68,6 +78,50 @@ class TrickState:
 
 
 S = TypeVar("S", bound=TrickState)
+
+
+class TrickView(Protocol):
+    """What :func:`seat_state` reads of a trick-taking game's view (Moon's, Texas 42's)."""
+
+    @property
+    def viewer(self) -> int | None: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def first(self) -> int: ...
+    @property
+    def bids(self) -> tuple[int | str | None, ...]: ...
+    @property
+    def high_bid(self) -> int | None: ...
+    @property
+    def high_bidder(self) -> int | None: ...
+    @property
+    def tricks(self) -> tuple[int, ...]: ...
+    @property
+    def trick(self) -> tuple[tuple[int, Tile], ...]: ...
+    @property
+    def leader(self) -> int | None: ...
+
+
+def seat_state(st: S, view: TrickView, hands: list[int], trump: int | None) -> S:
+    """``st`` (a fresh lean state) at the viewer's decision in ``view``, with ``hands`` filled in and,
+    once named, trump index ``trump``: what the searching bots play out from."""
+    st.hand_number = view.hand_number
+    st.first = view.first
+    st.hands = hands
+    st.to_move = view.viewer if view.viewer is not None else -1
+    st.bids = [-1 if b is None else 0 if b == "pass" else int(b) for b in view.bids]
+    st.spoken = sum(1 for b in view.bids if b is not None)
+    st.high_bid = view.high_bid or 0
+    st.bidder = -1 if view.high_bidder is None else view.high_bidder
+    st.taken = list(view.tricks)
+    if trump is not None:
+        st.trump = trump
+        st.phase = st.PLAYING
+        st.trick = [TILE_IDS[x] for _, x in view.trick]
+        st.leader = view.leader if view.leader is not None else st.bidder
+        st.led = LED[trump][st.trick[0]] if st.trick else -1
+    return st
 
 
 class Recorded(Protocol):

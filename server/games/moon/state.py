@@ -61,6 +61,7 @@ _TRUMP_MOVES: tuple[int, ...] = tuple(range(9))
 class MoonState(TrickState):
     """Hands as bitmasks, the auction, the trick and the scores of one Moon game."""
 
+    PLAYING = PLAYING
     HAND_OVER = HAND_OVER
     LISTS = ("scores", "hands", "bids", "trick", "taken")
     __slots__ = (

@@ -51,6 +51,7 @@ _WITH_NELLO = tuple(range(10))
 class TexasState(TrickState):
     """Hands as bitmasks, the auction, the trick, the hand's points and the marks of one 42 game."""
 
+    PLAYING = PLAYING
     HAND_OVER = HAND_OVER
     LISTS = ("marks", "hands", "bids", "trick", "by", "taken", "points")
     __slots__ = (

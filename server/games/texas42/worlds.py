@@ -14,10 +14,11 @@ from collections.abc import Iterator
 
 from boneyard.server.games.determinize import Holder, sample_holdings
 from boneyard.server.games.texas42.rules import contract_index
-from boneyard.server.games.texas42.state import PLAYING, TexasState
+from boneyard.server.games.texas42.state import TexasState
 from boneyard.server.games.texas42.view import TexasView
-from boneyard.server.games.tiles import TILE_IDS, mask_of
-from boneyard.server.games.tricks import LED, voids
+from boneyard.server.games.tiles import mask_of
+from boneyard.server.games.trickgame import seat_state
+from boneyard.server.games.tricks import voids
 
 FULL = (1 << 28) - 1
 
@@ -43,25 +44,11 @@ def worlds(view: TexasView, rng: random.Random, count: int) -> Iterator[list[int
 
 def state_at(view: TexasView, hands: list[int]) -> TexasState:
     """A lean state at the viewer's decision, with ``hands`` filled in."""
-    st = TexasState(target=view.target)
-    st.hand_number = view.hand_number
+    trump = None if view.trump is None else contract_index(view.trump)
+    st = seat_state(TexasState(target=view.target), view, hands, trump)
     st.marks = list(view.scores)
-    st.first = view.first
-    st.hands = hands
-    st.to_move = view.viewer if view.viewer is not None else -1
-    st.bids = [-1 if b is None else 0 if b == "pass" else int(b) for b in view.bids]
-    st.spoken = sum(1 for b in view.bids if b is not None)
-    st.high_bid = view.high_bid or 0
-    st.bidder = -1 if view.high_bidder is None else view.high_bidder
-    st.taken = list(view.tricks)
     st.points = list(view.points)
-    if view.trump is not None:
-        t = contract_index(view.trump)
-        st.trump = t
+    if trump is not None:
         st.out = -1 if view.out is None else view.out
-        st.phase = PLAYING
-        st.trick = [TILE_IDS[x] for _, x in view.trick]
         st.by = [s for s, _ in view.trick]
-        st.leader = view.leader if view.leader is not None else st.bidder
-        st.led = LED[t][st.trick[0]] if st.trick else -1
     return st
