@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-HEADINGS = {"moon": "## Three-Player Moon", "straight": "## Straight Dominoes"}
+HEADINGS = {"moon": "## Three-Player Moon", "straight": "## Straight Dominoes", "texas42": "## Texas 42"}
 
 
 @cache
@@ -21,7 +21,7 @@ def rule_book() -> str:
 
 
 def rules_text(game: str | None = None) -> str:
-    """The rules of ``game`` (``moon`` or ``straight``), or the whole book."""
+    """The rules of ``game`` (``moon``, ``straight`` or ``texas42``), or the whole book."""
     book = rule_book()
     heading = HEADINGS.get(game or "")
     if heading is None or heading not in book:
