@@ -163,4 +163,4 @@ class TexasSearchBot:
 
 
 STRONG = TexasSearchBot(play_worlds=100, bid_worlds=120, contract_worlds=60)
-GOOD = TexasSearchBot(play_worlds=8, bid_worlds=16, contract_worlds=8, trumps=2)
+GOOD = TexasSearchBot(play_worlds=12, bid_worlds=30, contract_worlds=12, trumps=2)
