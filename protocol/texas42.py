@@ -23,10 +23,19 @@ from boneyard.protocol.game import (
     MoonTilePlayed,
     Passed,
 )
-from boneyard.protocol.values import Bool, Contract, Count, Score, Seat, Seq, TexasBid, Tile, WireModel
+from boneyard.protocol.values import (
+    Bool,
+    Contract,
+    Count,
+    Score,
+    Seat,
+    Seq,
+    TexasBid,
+    Tile,
+    TrickPlay,
+    WireModel,
+)
 
-TrickPlay = Annotated[tuple[Seat, Tile], Strict(False)]
-"""A tile played to a trick: ``[seat, tile]``."""
 Teams = Annotated[Seq[Count], Field(min_length=2, max_length=2)]
 """One number per partnership: team 0 (seats 0+2), team 1 (seats 1+3)."""
 

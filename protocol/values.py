@@ -93,6 +93,9 @@ Score = Annotated[int, Strict(), Field(ge=-1_000_000, le=1_000_000)]
 Seqno = Annotated[int, Strict(), Field(ge=1, le=MAX_SAFE_INT)]
 """A server message sequence number, 1, 2, 3, ... per connection."""
 
+TrickPlay = Annotated[tuple[Seat, Tile], Strict(False)]
+"""A tile played to a trick: ``[seat, tile]``."""
+
 GameName = Literal["moon", "straight", "texas42"]
 End = Literal["left", "right", "up", "down"]
 """An open end of a Straight layout (see docs/RULES.md, "Naming the ends")."""

@@ -28,12 +28,10 @@ from boneyard.protocol.values import (
     Seat,
     Seq,
     Tile,
+    TrickPlay,
     Trump,
     WireModel,
 )
-
-TrickPlay = Annotated[tuple[Seat, Tile], Strict(False)]
-"""A tile played to a trick: ``[seat, tile]``."""
 
 
 class MoonView(WireModel):
