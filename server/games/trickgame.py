@@ -10,7 +10,7 @@ scoring and views; the rules themselves live in its lean state.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -78,6 +78,19 @@ class TrickState:
 
 
 S = TypeVar("S", bound=TrickState)
+
+
+def best_move(moves: Sequence[int], roots: Iterable[S], judge: Callable[[S, S], float]) -> int:
+    """Determinized search's choice: each move made on a copy of every root (one sampled world each),
+    ``judge(root, after)`` playing the hand out from there and scoring it; the best total wins, the
+    lowest move on a tie."""
+    totals = dict.fromkeys(moves, 0.0)
+    for root in roots:
+        for move in moves:
+            after = root.copy()
+            after.push(move)
+            totals[move] += judge(root, after)
+    return max(moves, key=lambda m: (totals[m], -m))
 
 
 class TrickView(Protocol):

@@ -42,6 +42,7 @@ from boneyard.server.games.texas42.state import OVER, PLAYING, TexasState
 from boneyard.server.games.texas42.view import TexasView
 from boneyard.server.games.texas42.worlds import state_at, worlds
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
+from boneyard.server.games.trickgame import best_move
 from boneyard.server.games.tricks import NELLO, NO_TRUMP
 
 MARK_VALUE = 10.0
@@ -117,15 +118,13 @@ class TexasSearchBot:
         me = view.viewer
         assert me is not None
         moves = sorted(TILE_IDS[a.tile] for a in view.legal_actions if isinstance(a, Play))
-        totals = dict.fromkeys(moves, 0.0)
-        for hands in worlds(view, rng, self.play_worlds):
-            root = state_at(view, hands)
-            for move in moves:
-                st = root.copy()
-                st.push(move)
-                play_out(st)
-                totals[move] += outcome(st, me)
-        return max(moves, key=lambda m: (totals[m], -m))
+
+        def played_out(root: TexasState, st: TexasState) -> float:
+            play_out(st)
+            return outcome(st, me)
+
+        roots = (state_at(view, hands) for hands in worlds(view, rng, self.play_worlds))
+        return best_move(moves, roots, played_out)
 
     def _bid(self, view: TexasView, rng: random.Random) -> Action:
         me = view.viewer
