@@ -43,7 +43,12 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, object]:
     fixed = spec.fixed_players
     if fixed is not None and args.players not in (None, fixed):
         raise ValueError(f"{args.game} is played by exactly {fixed} players")
-    flags = (("players", args.players), ("partnerships", args.partnerships), ("all_pass", args.all_pass))
+    flags = (
+        ("players", args.players),
+        ("partnerships", args.partnerships),
+        ("all_pass", args.all_pass),
+        ("nello", True if args.nello else None),
+    )
     for flag, value in flags:
         if value is None or (flag == "players" and fixed is not None):
             continue
@@ -255,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("redeal", "force_last"),
         help="moon, texas42: when all pass (default: moon redeal, texas42 force_last)",
     )
+    sim.add_argument("--nello", action="store_true", help="texas42: a mark bid may name nello (default off)")
     sim.add_argument("--target", type=int, help=_TARGET_HELP)
     sim.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     sim.set_defaults(run=_run_simulate)
