@@ -34,14 +34,13 @@ from boneyard.protocol.errors import (
     ErrorCode,
     RefusalCode,
 )
+from boneyard.protocol.events import ENGINE_EVENTS, EventMessage, event_from_engine
 from boneyard.protocol.game import (
-    ENGINE_EVENTS,
     Act,
     Action,
     BidAction,
     DiscardAction,
     DrawAction,
-    EventMessage,
     GameEvent,
     MoonEvent,
     MoonEventMessage,
@@ -52,7 +51,6 @@ from boneyard.protocol.game import (
     TrumpAction,
     Turn,
     TurnInfo,
-    event_from_engine,
 )
 from boneyard.protocol.handshake import (
     FEATURE_BOT_DELAY,
@@ -77,6 +75,7 @@ from boneyard.protocol.lobby import (
     CreateMoonTable,
     CreateStraightTable,
     CreateTable,
+    CreateTexas42Table,
     Join,
     Leave,
     ListTables,
@@ -94,6 +93,7 @@ from boneyard.protocol.lobby import (
     TableRemoved,
     TableUpdated,
     TakeSeat,
+    Texas42Table,
 )
 from boneyard.protocol.messages import (
     COMMAND_ADAPTER,
@@ -116,7 +116,9 @@ from boneyard.protocol.records import (
     Record,
     RecordMessage,
     StraightRecord,
+    Texas42Record,
 )
+from boneyard.protocol.texas42 import Texas42Event, Texas42EventMessage, TexasView
 from boneyard.protocol.values import (
     CONTENT_TYPE,
     PROTOCOL_VERSION,
@@ -125,6 +127,7 @@ from boneyard.protocol.values import (
     GameName,
     MoonOptions,
     StraightOptions,
+    TexasOptions,
     Tile,
     Trump,
 )
@@ -166,6 +169,7 @@ __all__ = [
     "CreateMoonTable",
     "CreateStraightTable",
     "CreateTable",
+    "CreateTexas42Table",
     "DealCommitment",
     "DealProof",
     "DealRevealed",
@@ -228,6 +232,12 @@ __all__ = [
     "TableRemoved",
     "TableUpdated",
     "TakeSeat",
+    "Texas42Event",
+    "Texas42EventMessage",
+    "Texas42Record",
+    "Texas42Table",
+    "TexasOptions",
+    "TexasView",
     "Tile",
     "Trump",
     "TrumpAction",

@@ -18,9 +18,10 @@ can recompute every deal of a record, byte for byte:
    ``high * (high + 1) / 2 + low``), then for ``i = 27`` down to ``1``: ``j`` = a number below
    ``i + 1``, swap the entries at ``i`` and ``j`` (Fisher-Yates).
 5. The *deal*: the tiles in play, in permutation order (Moon plays 22 tiles, without ``1-0`` to
-   ``6-0``: those are skipped; Straight plays all 28). Seat ``s`` gets positions ``7s`` to ``7s + 6``;
-   Moon's widow is position 21; Straight's boneyard is the rest, in drawing order.
-6. When the rules leave the first player to chance (both games' first hand; Straight after a blocked
+   ``6-0``: those are skipped; Straight and Texas 42 play all 28). Seat ``s`` gets positions ``7s`` to
+   ``7s + 6``; Moon's widow is position 21; Straight's boneyard is the rest, in drawing order (Texas 42
+   deals every tile: 4 x 7).
+6. When the rules leave the first player to chance (every game's first hand; Straight after a blocked
    hand), it is the next number below the number of seats, from the same stream after step 4.
 
 >>> server = bytes.fromhex("00" * 32)
@@ -61,7 +62,7 @@ TILES: tuple[Tile, ...] = tuple((high, low) for high in range(7) for low in rang
 MOON_TILES: frozenset[Tile] = frozenset(t for t in TILES if t[1] > 0 or t == (0, 0))
 """The 22 tiles Three-Player Moon plays with (no ``1-0`` to ``6-0``)."""
 
-Game = Literal["moon", "straight"]
+Game = Literal["moon", "straight", "texas42"]
 
 
 class FairnessError(ValueError):
@@ -187,7 +188,7 @@ class Deal:
     hands: tuple[tuple[Tile, ...], ...]
     """Each seat's 7 tiles, in dealing order."""
     rest: tuple[Tile, ...]
-    """Moon: the widow (one tile). Straight: the boneyard, in drawing order."""
+    """Moon: the widow (one tile). Straight: the boneyard, in drawing order. Texas 42: nothing."""
     chance_first: int
     """Step 6: the first player, for a hand whose first player the rules leave to chance."""
 
@@ -270,7 +271,7 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
         return ["the record has no `fairness` object: its deals cannot be verified"]
     game = record.get("game")
     seats = record.get("players")
-    if game not in ("moon", "straight") or not isinstance(seats, int) or not 2 <= seats <= 4:
+    if game not in ("moon", "straight", "texas42") or not isinstance(seats, int) or not 2 <= seats <= 4:
         return [f"the record's game {game!r} with {seats!r} players is not one this checker knows"]
     server, players, problems = proof_seeds(proof, seats)
     if problems and (not server or len(players) != seats):

@@ -7,24 +7,13 @@ Game events mirror the engines' events (docs/ENGINE-API.md) field for field. The
 names collide between the games (``tile_played`` and ``hand_scored`` differ in shape),
 so every event travels wrapped: ``{"type": "event", "seq", "table_id", "game", "event": {...}}``.
 ``game`` selects the game's event union and ``event.type`` the event within it, so every
-event model is strictly typed and keeps the engine's name. :data:`ENGINE_EVENTS` maps
-``(game, engine event type)`` to the wire model.
-
->>> from dataclasses import dataclass
->>> @dataclass(frozen=True)
-... class EngineBidMade:  # the shape of an engine event
-...     seat: int
-...     bid: int
-...     type = "bid_made"
->>> event_from_engine("moon", EngineBidMade(seat=1, bid=5))
-BidMade(type='bid_made', seat=1, bid=5)
+event model is strictly typed and keeps the engine's name (``boneyard.protocol.events`` maps
+``(game, engine event type)`` to the wire model; Texas 42's events are in ``boneyard.protocol.texas42``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -33,6 +22,7 @@ from boneyard.protocol.values import (
     Bid,
     Bool,
     CommandId,
+    Contract,
     Count,
     End,
     GameName,
@@ -41,6 +31,7 @@ from boneyard.protocol.values import (
     Seat,
     Seq,
     Str,
+    TexasBid,
     Tile,
     Trump,
     WireModel,
@@ -56,10 +47,11 @@ class BaseAction(WireModel):
 
 
 class BidAction(BaseAction):
-    """Moon: bid 4, 5, 6, 7 or 21 (higher than the high bid so far)."""
+    """Moon: bid 4, 5, 6, 7 or 21 (higher than the high bid so far). Texas 42: bid 30-41 points, or
+    42, 84, ... for one, two, ... marks."""
 
     type: Literal["bid"]
-    bid: Bid
+    bid: Bid | TexasBid
 
 
 class PassAction(BaseAction):
@@ -76,10 +68,10 @@ class DiscardAction(BaseAction):
 
 
 class TrumpAction(BaseAction):
-    """Moon: the high bidder names trump."""
+    """Moon and Texas 42: the high bidder names trump (Texas 42 with option ``nello``: or ``"nello"``)."""
 
     type: Literal["trump"]
-    trump: Trump
+    trump: Contract
 
 
 class PlayAction(BaseAction):
@@ -356,7 +348,7 @@ StraightEvent = Annotated[
 ]
 
 
-class _EventMessageBase(ServerMessageBase):
+class EventMessageBase(ServerMessageBase):
     """The fields every game's ``event`` message has, in wire order (each game narrows ``game`` and
     ``event``)."""
 
@@ -386,50 +378,15 @@ class _EventMessageBase(ServerMessageBase):
         return data
 
 
-class MoonEventMessage(_EventMessageBase):
+class MoonEventMessage(EventMessageBase):
     """Something happened at a Moon table."""
 
     game: Literal["moon"]
     event: MoonEvent
 
 
-class StraightEventMessage(_EventMessageBase):
+class StraightEventMessage(EventMessageBase):
     """Something happened at a Straight table."""
 
     game: Literal["straight"]
     event: StraightEvent
-
-
-EventMessage = Annotated[MoonEventMessage | StraightEventMessage, Field(discriminator="game")]
-
-
-def _by_type(union: object) -> dict[str, type[GameEvent]]:
-    members: tuple[type[GameEvent], ...] = get_args(get_args(union)[0])
-    return {get_args(m.model_fields["type"].annotation)[0]: m for m in members}
-
-
-ENGINE_EVENTS: Mapping[GameName, Mapping[str, type[GameEvent]]] = {
-    "moon": _by_type(MoonEvent),
-    "straight": _by_type(StraightEvent),
-}
-"""The wire model of each engine event: ``ENGINE_EVENTS[game][event.type]``."""
-
-
-def event_from_engine(game: GameName, event: object, **overrides: object) -> GameEvent:
-    """The wire model of an engine event (already filtered with ``seen_by``), by field name.
-
-    Fields the engine event lacks (``game_over.record_id``) come from ``overrides``.
-    Raises ``KeyError`` for an event type the protocol does not know, ``ValueError`` for a
-    dataclass event with a field the wire model lacks (the two have drifted apart), and
-    pydantic's ``ValidationError`` when a field does not fit.
-    """
-    model = ENGINE_EVENTS[game][getattr(event, "type")]  # noqa: B009 - ``type`` is a ClassVar
-    if dataclasses.is_dataclass(event):
-        unknown = {f.name for f in dataclasses.fields(event)} - set(model.model_fields)
-        if unknown:
-            raise ValueError(f"{game} {model.__name__} has no field {', '.join(sorted(unknown))}")
-    data: dict[str, object] = {
-        name: getattr(event, name) for name in model.model_fields if hasattr(event, name)
-    }
-    data.update(overrides)
-    return model.model_validate(data)

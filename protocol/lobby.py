@@ -31,6 +31,7 @@ from boneyard.protocol.values import (
     Seq,
     Str,
     StraightOptions,
+    TexasOptions,
     Token,
     TurnSeconds,
     WireModel,
@@ -137,7 +138,25 @@ class StraightTable(BaseTable):
         return self
 
 
-TableInfo = Annotated[MoonTable | StraightTable, Field(discriminator="game")]
+class Texas42Table(BaseTable):
+    """A Texas 42 table."""
+
+    game: Literal["texas42"]
+    options: TexasOptions
+    """Every option, defaults included."""
+
+    @property
+    def players(self) -> int:
+        """Always 4."""
+        return 4
+
+    @model_validator(mode="after")
+    def _all_options(self) -> Texas42Table:
+        check_all_fields_set(self.options)
+        return self
+
+
+TableInfo = Annotated[MoonTable | StraightTable | Texas42Table, Field(discriminator="game")]
 """A table's public description."""
 
 
@@ -287,7 +306,22 @@ class CreateStraightTable(BaseCreateTable):
         return self.options.players
 
 
-CreateTable = Annotated[CreateMoonTable | CreateStraightTable, Field(discriminator="game")]
+class CreateTexas42Table(BaseCreateTable):
+    """Create a Texas 42 table. Reply: ``table_created``, then ``seated`` and ``snapshot`` if seated."""
+
+    game: Literal["texas42"]
+    options: TexasOptions = TexasOptions()
+    """Omitted options take their defaults."""
+
+    @property
+    def players(self) -> int:
+        """Always 4."""
+        return 4
+
+
+CreateTable = Annotated[
+    CreateMoonTable | CreateStraightTable | CreateTexas42Table, Field(discriminator="game")
+]
 
 
 class Join(CommandBase):

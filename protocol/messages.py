@@ -17,13 +17,13 @@ from pydantic import Field, TypeAdapter
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.envelope import CommandBase, ServerMessageBase
 from boneyard.protocol.errors import Error
-from boneyard.protocol.game import Act, MoonEventMessage, StraightEventMessage, Turn
+from boneyard.protocol.events import EventMessage
+from boneyard.protocol.game import Act, EventMessageBase, Turn
 from boneyard.protocol.handshake import Hello, Identify, Ok, Ping, Pong, Welcome
 from boneyard.protocol.lobby import (
     ChatCommand,
     ChatMessage,
-    CreateMoonTable,
-    CreateStraightTable,
+    CreateTable,
     Join,
     Leave,
     ListTables,
@@ -46,7 +46,7 @@ ClientCommand = Annotated[
     Identify
     | Ping
     | ListTables
-    | Annotated[CreateMoonTable | CreateStraightTable, Field(discriminator="game")]
+    | CreateTable
     | Join
     | TakeSeat
     | Spectate
@@ -75,7 +75,7 @@ ServerMessage = Annotated[
     | Seated
     | Snapshot
     | Turn
-    | Annotated[MoonEventMessage | StraightEventMessage, Field(discriminator="game")]
+    | EventMessage
     | SeatStatus
     | ChatMessage
     | RecordMessage
@@ -159,7 +159,7 @@ def unfolded(message: Any) -> tuple[Any, ...]:
         legal_actions=(PassAction(type='pass'),))
     Ok(type='ok', seq=9, reply_to=4)
     """
-    if not isinstance(message, MoonEventMessage | StraightEventMessage):
+    if not isinstance(message, EventMessageBase):
         return (message,)
     turn, reply_to = message.turn, message.reply_to
     if turn is None and reply_to is None:

@@ -25,6 +25,8 @@ from boneyard.protocol.envelope import CommandBase, ReplyBase
 from boneyard.protocol.game import BidAction, DiscardAction, PassAction, TrumpAction
 from boneyard.protocol.values import (
     Bool,
+    Contract,
+    Count,
     End,
     Id,
     MoonOptions,
@@ -34,6 +36,8 @@ from boneyard.protocol.values import (
     Seq,
     Str,
     StraightOptions,
+    TexasBid,
+    TexasOptions,
     Tile,
     WireModel,
     check_all_fields_set,
@@ -98,6 +102,7 @@ MoonEntry = Annotated[
     BidEntry | PassEntry | DiscardEntry | TrumpEntry | MoonPlayEntry, Field(discriminator="type")
 ]
 StraightEntry = Annotated[StraightPlayEntry | DrawEntry | PassEntry, Field(discriminator="type")]
+Texas42Entry = Annotated[BidEntry | PassEntry | TrumpEntry | MoonPlayEntry, Field(discriminator="type")]
 
 Hands = Seq[Seq[Tile]]
 
@@ -137,6 +142,34 @@ class StraightHand(WireModel):
     """Cumulative scores after this hand, per seat (per team with partnerships)."""
 
 
+class Texas42Result(WireModel):
+    """How a Texas 42 hand ended (T9-T11)."""
+
+    bidder: Seat
+    bid: TexasBid
+    """In points: 30-41, or 42 per mark."""
+    trump: Contract
+    made: Bool
+    points: Seq[Count]
+    """Points each partnership took (team 0: seats 0+2, team 1: seats 1+3): the tricks played only (T10)."""
+    marks: Seq[Count]
+    """Marks the hand scored, per partnership."""
+
+
+class Texas42Hand(WireModel):
+    """One Texas 42 hand: every tile is dealt; it stops at the trick that decides it (T10)."""
+
+    deal: Hands
+    """Each seat's 7 dealt tiles."""
+    first: Seat
+    """The first bidder."""
+    actions: Seq[Texas42Entry]
+    result: Texas42Result | None = Field(default=None, exclude_if=lambda result: result is None)
+    """The contract and its outcome; absent for a hand thrown in (option ``all_pass: redeal``)."""
+    scores: Seq[Score]
+    """Cumulative marks after this hand, per partnership."""
+
+
 class BaseRecord(WireModel):
     """Base of a finished game's record."""
 
@@ -145,10 +178,10 @@ class BaseRecord(WireModel):
     players: Annotated[int, Strict(), Field(ge=2, le=4)]
     """The number of seats."""
     # Redeclared by each game; declared here to keep the documented key order.
-    options: MoonOptions | StraightOptions
+    options: MoonOptions | StraightOptions | TexasOptions
     seat_names: Seq[Name] | None = Field(default=None, exclude_if=lambda names: names is None)
     """Optional: the players' display names, per seat."""
-    hands: Seq[MoonHand] | Seq[StraightHand]
+    hands: Seq[MoonHand] | Seq[StraightHand] | Seq[Texas42Hand]
     final_scores: Seq[Score]
     winner: Seat
     """The winning seat, or team (0 = seats 0+2, 1 = seats 1+3) with partnerships."""
@@ -189,10 +222,26 @@ class StraightRecord(BaseRecord):
         return self
 
 
-Record = Annotated[MoonRecord | StraightRecord, Field(discriminator="game")]
+class Texas42Record(BaseRecord):
+    """A Texas 42 game: ``final_scores`` are marks and ``winner`` a partnership."""
+
+    game: Literal["texas42"]
+    players: Annotated[int, Strict(), Field(ge=4, le=4)]
+    options: TexasOptions
+    """Every option in force, defaults included."""
+    hands: Seq[Texas42Hand]
+
+    @model_validator(mode="after")
+    def _all_options(self) -> Texas42Record:
+        check_all_fields_set(self.options)
+        _check_deals(self.players, [h.deal for h in self.hands], self.fairness)
+        return self
+
+
+Record = Annotated[MoonRecord | StraightRecord | Texas42Record, Field(discriminator="game")]
 """A ``boneyard-record/1`` object."""
 
-RECORD_ADAPTER: TypeAdapter[MoonRecord | StraightRecord] = TypeAdapter(Record)
+RECORD_ADAPTER: TypeAdapter[MoonRecord | StraightRecord | Texas42Record] = TypeAdapter(Record)
 """Validates a record (``validate_python`` for dicts, ``validate_json`` for JSON text)."""
 
 

@@ -93,7 +93,10 @@ Score = Annotated[int, Strict(), Field(ge=-1_000_000, le=1_000_000)]
 Seqno = Annotated[int, Strict(), Field(ge=1, le=MAX_SAFE_INT)]
 """A server message sequence number, 1, 2, 3, ... per connection."""
 
-GameName = Literal["moon", "straight"]
+TrickPlay = Annotated[tuple[Seat, Tile], Strict(False)]
+"""A tile played to a trick: ``[seat, tile]``."""
+
+GameName = Literal["moon", "straight", "texas42"]
 End = Literal["left", "right", "up", "down"]
 """An open end of a Straight layout (see docs/RULES.md, "Naming the ends")."""
 
@@ -102,6 +105,14 @@ Bid = Annotated[Literal[4, 5, 6, 7, 21], BeforeValidator(exact_int)]
 
 Trump = Annotated[int, Strict(), Field(ge=0, le=6)] | Literal["doubles", "none"]
 """Moon trump: a number 0..6, ``"doubles"`` or ``"none"``."""
+
+TexasBid = Annotated[
+    Literal[30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 84, 126, 168, 210], BeforeValidator(exact_int)
+]
+"""A Texas 42 bid in points: 30-41, or ``42 * k`` for ``k`` marks (four turns reach 210 at most)."""
+
+Contract = Trump | Literal["nello"]
+"""Texas 42's contract: a trump as in Moon, or ``"nello"`` (the bidder to lose every trick)."""
 
 BotLevel = Literal["basic", "good", "strong"]
 """How well a bot plays: ``basic`` (a quick heuristic), ``good`` (a search), ``strong`` (a deeper search)."""
@@ -205,6 +216,22 @@ class MoonOptions(WireModel):
         return 3
 
 
+class TexasOptions(WireModel):
+    """Texas 42 table options (docs/RULES.md T5, T11, T12)."""
+
+    all_pass: Literal["force_last", "redeal"] = "force_last"
+    """When the first three pass: the fourth must bid, or (``redeal``) four passes throw the hand in."""
+    nello: Bool = False
+    """A bidder who won with a mark bid may name ``nello`` (to lose every trick, the partner sitting out)."""
+    target: Annotated[int, Strict(), Field(ge=1, le=21)] = 7
+    """The marks that win the game."""
+
+    @property
+    def players(self) -> int:
+        """Texas 42 is always four players, in two partnerships."""
+        return 4
+
+
 PARTNERSHIP_PLAYERS = 4
 """Partnerships (seats 0+2 against 1+3) need exactly this many players (RULES.md S1)."""
 
@@ -247,7 +274,7 @@ class StraightOptions(WireModel):
         return self
 
 
-Options = MoonOptions | StraightOptions
+Options = MoonOptions | StraightOptions | TexasOptions
 
 
 def check_all_fields_set(model: BaseModel) -> None:

@@ -17,6 +17,7 @@ from boneyard.protocol.envelope import ReplyBase
 from boneyard.protocol.game import Action
 from boneyard.protocol.lobby import ChatLine, TableInfo
 from boneyard.protocol.pause import PauseInfo
+from boneyard.protocol.texas42 import TexasView
 from boneyard.protocol.values import (
     Bid,
     Bool,
@@ -27,12 +28,10 @@ from boneyard.protocol.values import (
     Seat,
     Seq,
     Tile,
+    TrickPlay,
     Trump,
     WireModel,
 )
-
-TrickPlay = Annotated[tuple[Seat, Tile], Strict(False)]
-"""A tile played to a trick: ``[seat, tile]``."""
 
 
 class MoonView(WireModel):
@@ -149,7 +148,7 @@ class StraightView(WireModel):
     """The winning seat (team with partnerships) once the game is over."""
 
 
-View = Annotated[MoonView | StraightView, Field(discriminator="game")]
+View = Annotated[MoonView | StraightView | TexasView, Field(discriminator="game")]
 
 
 class Snapshot(ReplyBase):

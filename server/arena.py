@@ -153,7 +153,14 @@ def _count(
     if kind == "tile_played" and getattr(event, "points", 0):
         hand_points[seat_side[event.seat]] += event.points
     elif kind == "hand_scored":
-        if hasattr(event, "bidder"):  # Moon: points per seat, a contract
+        if hasattr(event, "marks"):  # Texas 42: marks per team, a contract made or set
+            for side, marks in enumerate(event.marks):
+                out[side_level[side]].points += marks
+                out[side_level[side]].hands += 1
+            stats = out[side_level[seat_side[event.bidder]]]
+            stats.contracts += 1
+            stats.made += event.made
+        elif hasattr(event, "bidder"):  # Moon: points per seat, a contract
             for s, points in enumerate(event.points):
                 stats = out[side_level[s]]
                 stats.points += points
@@ -207,14 +214,15 @@ def run_arena(
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}: choose from {', '.join(LEVELS)}")
     options: dict[str, Any] = {}
-    if game == "straight":
+    fixed = spec.fixed_players
+    if fixed is None:
         options["players"] = len(bots)
-        if partnerships is not None:
-            options["partnerships"] = partnerships
-    elif len(bots) != 3:
-        raise ValueError("moon is played by exactly 3 players: give 3 bot levels")
-    elif partnerships:
-        raise ValueError("moon has no partnerships")
+    elif len(bots) != fixed:
+        raise ValueError(f"{game} is played by exactly {fixed} players: give {fixed} bot levels")
+    if partnerships is not None:
+        if "partnerships" not in spec.option_names:
+            raise ValueError(f"{game} has no partnerships option")
+        options["partnerships"] = partnerships
     if target is not None:
         options["target"] = target
     spec.options_from_dict(options)  # ValueError for options that do not fit

@@ -32,25 +32,35 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
+_TARGET_HELP = "points to win (default: moon 21, straight 250; texas42: marks, 7)"
+
+
 def _simulate_options(args: argparse.Namespace) -> dict[str, object]:
     """The table options the simulate flags ask for; ValueError when they do not fit the game."""
+    spec = game_spec(args.game)
+    names = spec.option_names
     options: dict[str, object] = {}
     if args.target is not None:
         options["target"] = args.target
-    if args.game == "moon":
-        if args.players not in (None, 3):
-            raise ValueError("moon is played by exactly 3 players")
-        if args.partnerships is not None:
-            raise ValueError("moon has no partnerships")
-        if args.all_pass is not None:
-            options["all_pass"] = args.all_pass
-    else:
-        if args.all_pass is not None:
-            raise ValueError("--all-pass is a moon option")
-        if args.players is not None:
-            options["players"] = args.players
-        if args.partnerships is not None:
-            options["partnerships"] = args.partnerships
+    fixed = spec.fixed_players
+    if fixed is not None and args.players not in (None, fixed):
+        raise ValueError(f"{args.game} is played by exactly {fixed} players")
+    flags = (
+        ("players", args.players),
+        ("partnerships", args.partnerships),
+        ("all_pass", args.all_pass),
+        ("nello", True if args.nello else None),
+    )
+    for flag, value in flags:
+        if value is None or (flag == "players" and fixed is not None):
+            continue
+        if flag not in names:
+            raise ValueError(
+                f"{args.game} has no partnerships option"
+                if flag == "partnerships"
+                else f"--{flag.replace('_', '-')} is not a {args.game} option"
+            )
+        options[flag] = value
     return options
 
 
@@ -81,7 +91,8 @@ def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     from boneyard.server.arenafile import SaveMismatch
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    players = args.players if args.players is not None else (3 if args.game == "moon" else len(bots))
+    fixed = game_spec(args.game).fixed_players
+    players = args.players if args.players is not None else fixed or len(bots)
     if bots and players % len(bots) == 0:
         bots = bots * (players // len(bots))  # strong,basic for 4 players: strong,basic,strong,basic
     if len(bots) != players:
@@ -312,9 +323,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="straight with 4 players: seats 0+2 against 1+3 (default on)",
     )
     sim.add_argument(
-        "--all-pass", choices=("redeal", "force_last"), help="moon: when all pass (default redeal)"
+        "--all-pass",
+        choices=("redeal", "force_last"),
+        help="moon, texas42: when all pass (default: moon redeal, texas42 force_last)",
     )
-    sim.add_argument("--target", type=int, help="points to win (default: moon 21, straight 250)")
+    sim.add_argument("--nello", action="store_true", help="texas42: a mark bid may name nello (default off)")
+    sim.add_argument("--target", type=int, help=_TARGET_HELP)
     sim.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     sim.set_defaults(run=_run_simulate)
 
@@ -337,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("--games", type=int, default=100, help="duplicate games (default 100)")
     arena.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
-    arena.add_argument("--target", type=int, help="points to win (default: moon 21, straight 250)")
+    arena.add_argument("--target", type=int, help=_TARGET_HELP)
     arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     arena.add_argument(
         "--save",

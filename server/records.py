@@ -24,9 +24,9 @@ from typing import Any, Protocol
 
 import msgpack
 
-from boneyard.protocol import RECORD_ADAPTER, MoonRecord, StraightRecord
+from boneyard.protocol import RECORD_ADAPTER, MoonRecord, StraightRecord, Texas42Record
 
-GameRecord = MoonRecord | StraightRecord
+GameRecord = MoonRecord | StraightRecord | Texas42Record
 
 
 def validated(record: dict[str, Any]) -> GameRecord:

@@ -240,10 +240,13 @@ for _spec in GAMES.values():
         _PACKED_OF[_action] = _pack(_WIRE_OF[_action])
         _JSON_OF[_action] = json.dumps(_WIRE_OF[_action], separators=(",", ":"))
         _engine_of[_key(_model)] = _action
-_PACKED_BY_ID: dict[int, bytes] = {id(action): packed for action, packed in _PACKED_OF.items()}
+_PACKED_BY_ID: dict[int, bytes] = {
+    id(action): _PACKED_OF[action] for spec in GAMES.values() for action in spec.actions
+}
 """Packed engine actions by ``id()``: the engines hand out their ``GameSpec.actions`` objects, which live
 as long as the process, so an id is exact; ``_PACKED_OF`` would hash and compare a dataclass (Python
-code, some 300 ns an action, for each legal action of every turn)."""
+code, some 300 ns an action, for each legal action of every turn). Each game's own objects are listed:
+games that share an action class have equal actions, which ``_PACKED_OF`` keeps under one key."""
 
 
 def wire_action(action: Any) -> dict[str, Any]:

@@ -11,6 +11,8 @@ OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("straight", {"players": 3}),
     ("straight", {"players": 4, "partnerships": False}),
     ("straight", {"players": 4}),
+    ("texas42", {}),
+    ("texas42", {"all_pass": "redeal", "nello": True}),
 ]
 """Every game and option set the server offers (targets at their defaults)."""
 

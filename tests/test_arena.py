@@ -99,6 +99,8 @@ def test_the_command_line_prints_the_table() -> None:
         (["--game", "moon", "--bots", "basic,basic,basic", "--partnerships"], "moon has no partnerships"),
         (["--game", "straight", "--bots", "basic,basic", "--partnerships"], "partnerships"),
         (["--game", "chess", "--bots", "basic"], "invalid choice"),
+        (["--game", "texas42", "--bots", "basic,basic,basic"], "--bots gives 3 levels for 4 players"),
+        (["--game", "texas42", "--bots", "good,basic", "--partnerships"], "texas42 has no partnerships"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = (ROOT / "docs" / "RULES.md").read_text()
-RULE_IDS = {"M": 13, "S": 14}
+RULE_IDS = {"M": 13, "S": 14, "T": 12}
 
 
 def worked_examples() -> dict[int, str]:
@@ -37,11 +37,11 @@ def example_tests() -> dict[int, list[str]]:
 
 
 def rules_in_book() -> set[str]:
-    return set(re.findall(r"^\*\*([MS]\d+)\. ", BOOK, re.M))
+    return set(re.findall(r"^\*\*([MST]\d+)\. ", BOOK, re.M))
 
 
-def test_the_book_numbers_its_examples_one_to_twenty_three() -> None:
-    assert sorted(worked_examples()) == list(range(1, 24))
+def test_the_book_numbers_its_examples_one_to_thirty_one() -> None:
+    assert sorted(worked_examples()) == list(range(1, 32))
 
 
 def test_every_worked_example_is_checked_by_a_test() -> None:
@@ -52,7 +52,7 @@ def test_every_worked_example_is_checked_by_a_test() -> None:
     assert not unknown, f"tests named after examples the book does not have: {unknown}"
 
 
-def test_the_book_has_every_rule_of_both_games() -> None:
+def test_the_book_has_every_rule_of_every_game() -> None:
     expected = {f"{game}{n}" for game, last in RULE_IDS.items() for n in range(1, last + 1)}
     assert rules_in_book() == expected
 
@@ -60,7 +60,7 @@ def test_the_book_has_every_rule_of_both_games() -> None:
 def test_each_example_cites_rules_the_book_has() -> None:
     rules = rules_in_book()
     for number, text in worked_examples().items():
-        cited = re.findall(r"\b([MS]\d+)\b", text.rsplit("[", 1)[-1])
+        cited = re.findall(r"\b([MST]\d+)\b", text.rsplit("[", 1)[-1])
         assert cited, f"example {number} cites no rule"
         assert set(cited) <= rules, (number, cited)
 
@@ -68,11 +68,11 @@ def test_each_example_cites_rules_the_book_has() -> None:
 def _cited_rules(text: str) -> set[str]:
     """Rule ids cited after ``RULES.md`` in ``text``, ranges such as ``M8-M10`` expanded."""
     out: set[str] = set()
-    for citation in re.findall(r"RULES\.md,? ((?:[MS]\d+(?:-[MS]?\d+)?(?:, )?)+)", text):
+    for citation in re.findall(r"RULES\.md,? ((?:[MST]\d+(?:-[MST]?\d+)?(?:, )?)+)", text):
         for part in filter(None, citation.split(", ")):
             first, _, last = part.partition("-")
             game, start = first[0], int(first[1:])
-            end = int(last.lstrip("MS")) if last else start
+            end = int(last.lstrip("MST")) if last else start
             out.update(f"{game}{n}" for n in range(start, end + 1))
     return out
 

@@ -34,6 +34,20 @@ def test_same_arguments_give_byte_identical_output() -> None:
         replay(record)
 
 
+def test_texas42_games_finish_with_their_options_and_replay() -> None:
+    done = run(
+        "--game", "texas42", "--games", "3", "--seed", "5", "--all-pass", "redeal", "--nello", "--target", "3"
+    )
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(records) == 3
+    for record in records:
+        assert record["players"] == 4
+        assert record["options"] == {"all_pass": "redeal", "nello": True, "target": 3}
+        assert max(record["final_scores"]) >= 3 and record["winner"] in (0, 1)
+        replay(record)
+
+
 def test_another_seed_gives_other_games() -> None:
     a = run("--game", "moon", "--games", "3", "--seed", "1")
     b = run("--game", "moon", "--games", "3", "--seed", "2")
@@ -81,7 +95,11 @@ def test_simulated_records_verify_and_a_tampered_one_does_not(tmp_path: Path) ->
         (["--game", "moon", "--players", "4"], "moon is played by exactly 3 players"),
         (["--game", "moon", "--partnerships"], "moon has no partnerships"),
         (["--game", "straight", "--players", "3", "--partnerships"], "partnership"),
-        (["--game", "straight", "--all-pass", "redeal"], "--all-pass is a moon option"),
+        (["--game", "straight", "--all-pass", "redeal"], "--all-pass is not a straight option"),
+        (["--game", "texas42", "--players", "3"], "texas42 is played by exactly 4 players"),
+        (["--game", "moon", "--nello"], "--nello is not a moon option"),
+        (["--game", "texas42", "--partnerships"], "texas42 has no partnerships option"),
+        (["--game", "texas42", "--target", "22"], "target must be a number of marks from 1 to 21"),
         (["--game", "moon", "--games", "x"], "invalid int value: 'x'"),
         (["--game", "moon", "--games", "-1"], "--games must be 0 or more"),
         (["--game", "moon", "--out", "/nonexistent-dir/x.jsonl"], "cannot write /nonexistent-dir/x.jsonl"),

@@ -43,7 +43,11 @@ def load_records(path: str | Path) -> list[MoonRecord | StraightRecord]:
     except json.JSONDecodeError:
         items = [json.loads(line) for line in text.splitlines() if line.strip()]
     # Fields added by a later 1.x writer are ignored, as the record format asks readers to.
-    return [RECORD_ADAPTER.validate_python(item, extra="ignore") for item in items]
+    records = [RECORD_ADAPTER.validate_python(item, extra="ignore") for item in items]
+    shown = [r for r in records if isinstance(r, MoonRecord | StraightRecord)]
+    if len(shown) < len(records):
+        raise ValueError("this client does not replay texas42 records yet")
+    return shown
 
 
 def _names(record: MoonRecord | StraightRecord) -> list[str]:

@@ -24,8 +24,8 @@ from pydantic import BaseModel
 from boneyard.protocol.codec import COMMAND_LIMITS, SERVER_LIMITS
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, Error
+from boneyard.protocol.events import ENGINE_EVENTS
 from boneyard.protocol.game import (
-    ENGINE_EVENTS,
     Act,
     BidAction,
     DiscardAction,
@@ -43,6 +43,7 @@ from boneyard.protocol.lobby import (
     ChatMessage,
     CreateMoonTable,
     CreateStraightTable,
+    CreateTexas42Table,
     Join,
     Leave,
     ListTables,
@@ -62,6 +63,7 @@ from boneyard.protocol.pause import HandPause, Ready
 from boneyard.protocol.records import GetRecord, RecordMessage
 from boneyard.protocol.spec.examples import ALL_EXAMPLES, Example
 from boneyard.protocol.spec.schemas import JsonObj, json_schema
+from boneyard.protocol.texas42 import Texas42EventMessage
 from boneyard.protocol.values import MAX_SAFE_INT
 from boneyard.protocol.views import Snapshot
 
@@ -74,6 +76,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
             TableList,
             CreateMoonTable,
             CreateStraightTable,
+            CreateTexas42Table,
             TableCreated,
             TableUpdated,
             TableRemoved,
@@ -89,14 +92,14 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
             ChatMessage,
         ),
     ),
-    ("Playing", (Snapshot, Turn, Act, MoonEventMessage, StraightEventMessage)),
+    ("Playing", (Snapshot, Turn, Act, MoonEventMessage, StraightEventMessage, Texas42EventMessage)),
     ("The pause between hands", (HandPause, Ready)),
     ("Fair deals", (DealCommitment, ContributeSeed, SeedContributed, DealRevealed)),
     ("Records", (GetRecord, RecordMessage)),
 )
 """The message reference's sections, in order."""
 
-WRAPPERS = (MoonEventMessage, StraightEventMessage)
+WRAPPERS = (MoonEventMessage, StraightEventMessage, Texas42EventMessage)
 
 ACTIONS = (BidAction, PassAction, DiscardAction, TrumpAction, PlayAction, DrawAction)
 
@@ -108,15 +111,20 @@ TYPE_ORDER = (
     "SeatInfo",
     "MoonTable",
     "StraightTable",
+    "Texas42Table",
     "MoonOptions",
     "StraightOptions",
+    "TexasOptions",
     "MoonView",
     "StraightView",
+    "TexasView",
     "Layout",
     "MoonRecord",
     "StraightRecord",
+    "Texas42Record",
     "MoonHand",
     "StraightHand",
+    "Texas42Hand",
     "DealProof",
 )
 """Shared types listed first in the type reference; the rest follow alphabetically."""
@@ -268,16 +276,14 @@ def events() -> str:
     defs = _defs()
     out = []
     seen: set[type[BaseModel]] = set()
-    for game, by_type in ENGINE_EVENTS.items():
+    for by_type in ENGINE_EVENTS.values():
         for kind, model in by_type.items():
             if model in seen:
                 continue
             seen.add(model)
-            both = all(model in other.values() for other in ENGINE_EVENTS.values())
-            heading = (
-                f'<a id="{anchor(model.__name__)}"></a>\n\n'
-                f"#### `{kind}` ({model.__name__}, {'both games' if both else game})"
-            )
+            games = [name for name, other in ENGINE_EVENTS.items() if model in other.values()]
+            where = "every game" if len(games) == len(ENGINE_EVENTS) else ", ".join(games)
+            heading = f'<a id="{anchor(model.__name__)}"></a>\n\n#### `{kind}` ({model.__name__}, {where})'
             examples = [e for e in ALL_EXAMPLES if type(getattr(e.model, "event", None)) is model]
             out.append(_section(heading, _doc(model), examples, defs[model.__name__]))
     return "\n\n".join(out)

@@ -50,6 +50,32 @@ class PrivateTileEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    """A bid in an auction (Moon: tricks; Texas 42: points)."""
+
+    type: ClassVar[str] = "bid_made"
+    seat: int
+    bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandThrownIn(Event):
+    """Everybody passed: the hand is thrown in, a new ``hand_started`` follows (or the pause before it)."""
+
+    type: ClassVar[str] = "hand_thrown_in"
+    hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlayed(Event):
+    """A tile played to a trick (the trick-taking games; Straight's ``tile_played`` has its own shape)."""
+
+    type: ClassVar[str] = "tile_played"
+    seat: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
 class Passed(Event):
     type: ClassVar[str] = "passed"
     seat: int

@@ -25,7 +25,6 @@ class RecordDealer:
 
     def __init__(self, record: Mapping[str, Any]) -> None:
         self._hands: Sequence[Mapping[str, Any]] = record["hands"]
-        self._moon = record["game"] == "moon"
         self._hand = -1
 
     def shuffled(self, tiles: Sequence[Tile]) -> list[Tile]:
@@ -36,7 +35,9 @@ class RecordDealer:
             )
         hand = self._hands[self._hand]
         order = [normalize(t) for seat_tiles in hand["deal"] for t in seat_tiles]
-        order += [normalize(hand["widow"])] if self._moon else [normalize(t) for t in hand["boneyard"]]
+        # What was not dealt to a seat: Moon's widow, Straight's boneyard (Texas 42 deals every tile).
+        order += [normalize(hand["widow"])] if "widow" in hand else []
+        order += [normalize(t) for t in hand.get("boneyard", ())]
         if sorted(order) != sorted(tiles):
             raise ReplayError(f"hand {self._hand + 1}: the dealt tiles are not exactly the set's tiles")
         return order

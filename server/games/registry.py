@@ -1,7 +1,7 @@
 """The games the server knows, each described once: engine, options, record actions, bots by level.
 
 >>> sorted(GAMES)
-['moon', 'straight']
+['moon', 'straight', 'texas42']
 >>> game_spec("moon").players_of(game_spec("moon").options_from_dict({}))
 3
 >>> LEVELS, game_spec("straight").bot_at("strong") == straight_search.STRONG.choose
@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from boneyard.protocol.values import BotLevel
-from boneyard.server.games import moon, straight
+from boneyard.server.games import moon, straight, texas42
 from boneyard.server.games.base import Dealer, Engine
 from boneyard.server.games.moon import search as moon_search
 from boneyard.server.games.moon.actions import ALL_ACTIONS as MOON_ACTIONS
 from boneyard.server.games.straight import search as straight_search
 from boneyard.server.games.straight.actions import ALL_ACTIONS as STRAIGHT_ACTIONS
+from boneyard.server.games.texas42 import search as texas42_search
 
 LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 """Bot levels, weakest first: ``basic`` is a heuristic, ``good`` and ``strong`` search
@@ -67,6 +68,18 @@ class GameSpec:
     def players_of(self, options: Any) -> int:
         return int(getattr(options, "players", 3))
 
+    @property
+    def option_names(self) -> frozenset[str]:
+        """The options a table of this game takes (a game without ``players`` has a fixed number)."""
+        return frozenset(f.name for f in dataclasses.fields(self.options_type))
+
+    @property
+    def fixed_players(self) -> int | None:
+        """The number of seats of a game that has no ``players`` option (Moon 3, Texas 42 4), else None."""
+        if "players" in self.option_names:
+            return None
+        return self.players_of(self.options_type())
+
     def new_game(self, options: Any, dealer: Dealer, *, hold_deals: bool = False) -> Engine:
         """A new game (``hold_deals``: it rests after each hand until ``deal_next``; the deals, the
         events and the record are the same, only later)."""
@@ -91,6 +104,15 @@ GAMES: dict[str, GameSpec] = {
         straight.choose,
         STRAIGHT_ACTIONS,
         {"good": straight_search.GOOD.choose, "strong": straight_search.STRONG.choose},
+    ),
+    "texas42": GameSpec(
+        "texas42",
+        texas42.TexasOptions,
+        texas42.Texas42Game,
+        texas42.action_from_record,
+        texas42.choose,
+        texas42.ALL_ACTIONS,
+        {"good": texas42_search.GOOD.choose, "strong": texas42_search.STRONG.choose},
     ),
 }
 

@@ -45,6 +45,17 @@ def normalize(tile: Iterable[int]) -> Tile:
     return (a, b) if a >= b else (b, a)
 
 
+def tile_from_record(value: object) -> Tile:
+    """A tile as a record or a client writes it, ``[a, b]`` (two ints, any order); ValueError otherwise.
+
+    >>> tile_from_record([4, 6])
+    (6, 4)
+    """
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(type(v) is int for v in value):
+        raise ValueError(f"not a tile: {value!r}")
+    return normalize(value)
+
+
 def fmt(tile: Tile) -> str:
     """A tile as people write it: ``[6-4]``."""
     return f"[{tile[0]}-{tile[1]}]"

@@ -1,4 +1,5 @@
-"""kill -9 of the node that owns the tables, mid-hand: another node takes them over from their journals.
+"""kill -9 of the node that owns the tables (Moon, Straight, Texas 42), mid-hand: another node takes them
+over from their journals.
 
 Every game still finishes; each client saw only actions that are in the record, in the record's order,
 and the record replays through the engine (an action lost or applied twice would not); the oracle
@@ -19,6 +20,7 @@ from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
 
 from boneyard.server.games.records import replay
+from boneyard.server.games.registry import game_spec
 
 if TYPE_CHECKING:
     from natsserver import NatsServer
@@ -39,9 +41,9 @@ async def seated_table(owner: Node, homes: list[Node], game: str, options: dict[
         type="create_table", game=game, options=options, seat=None, turn_seconds=60
     )
     table_id = created.table.table_id
-    players = [
-        await Player.connect(homes[i % len(homes)].url, f"{tag}{i}") for i in range(options.get("players", 3))
-    ]
+    spec = game_spec(game)
+    seats = spec.players_of(spec.options_from_dict(options))
+    players = [await Player.connect(homes[i % len(homes)].url, f"{tag}{i}") for i in range(seats)]
     await join_seats(players, table_id)
     return table_id, players
 
@@ -55,6 +57,7 @@ async def test_killing_the_owner_mid_hand_loses_no_game_and_no_action(
             seated_table(owner, [a, b], "moon", {"target": 14}, "m"),
             # (to 150: a Straight game to 100 could end before the later kill instant, in a CI run)
             seated_table(owner, [b, a], "straight", {"players": 3, "target": 150}, "s"),
+            seated_table(owner, [a, b], "texas42", {"nello": True, "target": 7}, "t"),
         )
         rng = random.Random(kill_after)
         plays = [
@@ -67,7 +70,7 @@ async def test_killing_the_owner_mid_hand_loses_no_game_and_no_action(
             while len(watched.log) < kill_after:
                 await asyncio.sleep(0.002)
         await owner.stop(signal.SIGKILL)
-        assert not any(play.done() for play in plays), "both games are still playing at the kill"
+        assert not any(play.done() for play in plays), "every game is still playing at the kill"
         at_kill = {p.name: len(p.log) for _, players in tables for p in players}
         overs = await asyncio.wait_for(asyncio.gather(*plays), 90)
         assert all(o.type == "game_over" for o in overs)

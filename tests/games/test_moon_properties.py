@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_games import RecordingDealer, check_refusals, play_random
 
-from boneyard.server.games.base import Event, IllegalAction, RandomDealer
+from boneyard.server.games.base import Event
 from boneyard.server.games.moon import (
     Action,
     Bid,
@@ -50,22 +51,6 @@ UNIVERSE: list[Action] = [
 ]
 
 
-class RecordingDealer:
-    """A seeded random dealer that remembers every order it dealt (the true deals)."""
-
-    def __init__(self, seed: int) -> None:
-        self._inner = RandomDealer(seed)
-        self.deals: list[list[Tile]] = []
-
-    def shuffled(self, tiles: Sequence[Tile]) -> list[Tile]:
-        order = self._inner.shuffled(tiles)
-        self.deals.append(list(order))
-        return order
-
-    def pick(self, n: int) -> int:
-        return self._inner.pick(n)
-
-
 Step = Callable[[MoonGame, RecordingDealer, list[Event], random.Random], None]
 
 
@@ -92,21 +77,7 @@ def play_random_game(
 
     With ``step``, play stops after ``hands`` hands; without, a game that lasts that long fails.
     """
-    rng = random.Random(seed)
-    dealer = RecordingDealer(seed)
-    game = MoonGame(options, dealer)
-    if step:
-        step(game, dealer, game.opening_events(), rng)
-    while not game.is_over:
-        if game.hand_number >= hands:
-            assert step, "the game does not end"
-            break
-        seat = game.to_move
-        assert seat is not None
-        events = game.apply(seat, _random_action(game, seat, rng), auto=rng.random() < 0.1)
-        if step:
-            step(game, dealer, events, rng)
-    return game, dealer
+    return play_random(lambda dealer: MoonGame(options, dealer), _random_action, seed, step, hands)
 
 
 @settings(max_examples=100, deadline=None)
@@ -161,22 +132,7 @@ def _snapshot(game: MoonGame) -> Any:
 
 
 def _check_refusals(game: MoonGame, dealer: RecordingDealer, events: list[Event], rng: random.Random) -> None:
-    before = _snapshot(game)
-    for _ in range(3):
-        seat = rng.randrange(3)
-        action = rng.choice(UNIVERSE)
-        if action in game.legal_actions(seat):
-            continue
-        try:
-            game.apply(seat, action)
-        except IllegalAction as error:
-            expected = (
-                "game_over" if game.is_over else "not_your_turn" if seat != game.to_move else "illegal_action"
-            )
-            assert error.code == expected and str(error)
-        else:
-            raise AssertionError(f"{action} by seat {seat} was accepted but is not legal")
-        assert _snapshot(game) == before
+    check_refusals(game, UNIVERSE, _snapshot, rng)
 
 
 @settings(max_examples=60, deadline=None)

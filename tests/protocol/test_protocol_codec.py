@@ -145,10 +145,12 @@ def test_decode_accepts_bytearray_and_memoryview() -> None:
 
 def _engine_api_events() -> dict[str, dict[str, set[str]]]:
     """The event tables of docs/ENGINE-API.md: game -> event type -> field names."""
-    tables: dict[str, dict[str, set[str]]] = {"common": {}, "moon": {}, "straight": {}}
+    tables: dict[str, dict[str, set[str]]] = {"common": {}, "moon": {}, "straight": {}, "texas42": {}}
     section = "common"
     for line in ENGINE_API.read_text(encoding="utf-8").splitlines():
-        if line.startswith(("Moon:", "Straight:", "Common")):
+        if line.startswith("Texas 42 ("):
+            section = "texas42"
+        elif line.startswith(("Moon:", "Straight:", "Common")):
             section = line.split(":")[0].split()[0].lower()
         match = re.match(r"\| `(\w+)` \| (.*?) \|", line)
         if match and "game-specific" not in match.group(2):
@@ -160,13 +162,14 @@ def _engine_api_events() -> dict[str, dict[str, set[str]]]:
 BEYOND_ENGINE_API = {
     ("moon", "game_over"): {"record_id"},  # added by the server
     ("straight", "game_over"): {"record_id"},
+    ("texas42", "game_over"): {"record_id"},
     ("straight", "hand_scored"): {"winners"},  # the Straight engine's addition (shared awards, S12)
 }
 
 
 def test_wire_events_mirror_the_engine_api() -> None:
     tables = _engine_api_events()
-    for game in ("moon", "straight"):
+    for game in ("moon", "straight", "texas42"):
         expected = {**tables["common"], **tables[game]}
         expected["hand_scored"] = tables[game]["hand_scored"]
         assert set(ENGINE_EVENTS[game]) == set(expected), game

@@ -188,13 +188,15 @@ class Player:
 
 
 def choose(legal: tuple[Any, ...], rng: random.Random) -> Any:
-    """A random legal action, except in a Moon auction: open with 4, then pass.
+    """A random legal action, except in an auction: open with the lowest bid (Moon 4, Texas 42 30),
+    then pass.
 
-    Random bidding (21 included) makes Moon games of hundreds of hands; this keeps them short.
+    Random bidding (21 included) makes Moon games of hundreds of hands; this keeps them short (and a
+    42 table that redeals when all pass gets a bid).
     """
     bids = [a for a in legal if a.type == "bid"]
     if bids:
-        opening = [a for a in bids if a.bid == 4]
+        opening = [a for a in bids if a.bid in (4, 30)]
         passes = [a for a in legal if a.type == "pass"]
         return (opening or passes or bids)[0]
     return rng.choice(legal)

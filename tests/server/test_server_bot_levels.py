@@ -17,6 +17,7 @@ TABLES = [
     ("moon", {"target": 5}, [0, 1, 2], ["basic", "good", "strong"]),
     ("straight", {"players": 3, "target": 40}, [0, 1, 2], ["strong", "basic", "good"]),
     ("straight", {"players": 4, "partnerships": True, "target": 40}, [0, 1, 2, 3], ["good", "strong"] * 2),
+    ("texas42", {"nello": True, "target": 2}, [0, 1, 2, 3], ["strong", "basic", "good", "strong"]),
 ]
 
 

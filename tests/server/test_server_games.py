@@ -11,6 +11,7 @@ from server_oracle import check_connection
 from server_testkit import Player, is_event, running_server
 
 from boneyard.server.games.records import replay
+from boneyard.server.games.registry import game_spec
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("moon", {"target": 7}),
@@ -19,6 +20,8 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("straight", {"players": 3, "target": 61}),
     ("straight", {"players": 4, "partnerships": False, "target": 61}),
     ("straight", {"players": 4, "partnerships": True, "target": 61}),
+    ("texas42", {"target": 2}),
+    ("texas42", {"all_pass": "redeal", "nello": True, "target": 2}),
 ]
 
 
@@ -37,7 +40,8 @@ async def play_game(
 ) -> dict[str, Any]:
     """Humans in every seat and one spectator play a game out; returns what the test checks.
     ``accept``: the features every connection opts in to."""
-    players_n = options.get("players", 3)
+    spec = game_spec(game)
+    players_n = spec.players_of(spec.options_from_dict(options))
     players = [await Player.connect(url, f"g{seed}-{i}", accept=accept) for i in range(players_n)]
     created = await players[0].request(
         type="create_table", game=game, options=options, seat=0, turn_seconds=turn_seconds

@@ -22,6 +22,8 @@ GAMES = [
     ("straight", {"players": 2}),
     ("straight", {"players": 3}),
     ("straight", {"players": 4, "partnerships": True}),
+    ("texas42", {"target": 3}),
+    ("texas42", {"all_pass": "redeal", "nello": True, "target": 3}),
 ]
 
 

@@ -186,7 +186,9 @@ class Mirror:
             case Snapshot():
                 self._table_info(message.table)
                 mirror = self.table(message.table.table_id)
-                mirror.view = _sorted(message.view) if message.view is not None else None
+                # A game this client cannot show yet (texas42) is a table without a view.
+                shown = message.view if isinstance(message.view, MoonView | StraightView) else None
+                mirror.view = _sorted(shown) if shown is not None else None
                 if message.chat or not mirror.chat:
                     mirror.chat = list(message.chat)  # the table's own history replaces ours
                 self._set_deadline(mirror, message.time_left_ms)

@@ -16,7 +16,7 @@ from importlib import resources
 
 from boneyard.clients.cli.core.rules import in_our_notation
 
-HEADINGS = {"moon": "## Three-Player Moon", "straight": "## Straight Dominoes"}
+HEADINGS = {"moon": "## Three-Player Moon", "straight": "## Straight Dominoes", "texas42": "## Texas 42"}
 
 
 @cache
@@ -25,7 +25,7 @@ def rule_book() -> str:
 
 
 def rules_text(game: str | None = None) -> str:
-    """The rules of ``game`` (``moon`` or ``straight``), or the whole book; its tiles written as the
+    """The rules of ``game`` (``moon``, ``straight`` or ``texas42``), or the whole book; its tiles written as the
     table shows them (``[6|4]``, where the book writes ``[6-4]``)."""
     book = in_our_notation(rule_book())
     heading = HEADINGS.get(game or "")

@@ -12,9 +12,10 @@ from boneyard.protocol.spec.examples.pause import PAUSE_EXAMPLES
 from boneyard.protocol.spec.examples.play import PLAY_EXAMPLES
 from boneyard.protocol.spec.examples.records import RECORD_EXAMPLES
 from boneyard.protocol.spec.examples.session import SESSION_EXAMPLES
+from boneyard.protocol.spec.examples.texas42 import TEXAS42_EXAMPLES
 
 ALL_EXAMPLES: tuple[Example, ...] = (
-    SESSION_EXAMPLES + PLAY_EXAMPLES + PAUSE_EXAMPLES + DEAL_EXAMPLES + RECORD_EXAMPLES
+    SESSION_EXAMPLES + PLAY_EXAMPLES + TEXAS42_EXAMPLES + PAUSE_EXAMPLES + DEAL_EXAMPLES + RECORD_EXAMPLES
 )
 """Every example, in the order PROTOCOL.md shows them."""
 

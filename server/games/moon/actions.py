@@ -14,26 +14,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from boneyard.server.games.moon.rules import BIDS, TrumpName, trump_index
-from boneyard.server.games.tiles import ALL_TILES, Tile, normalize
+from boneyard.server.games.moon.rules import BIDS, trump_index
+from boneyard.server.games.tiles import ALL_TILES, Tile, tile_from_record
+from boneyard.server.games.trickactions import Bid, NameTrump, Pass, Play
 
-
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """Bid 4, 5, 6, 7 or 21 tricks (M4)."""
-
-    bid: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"type": "bid", "bid": self.bid}
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Pass in the auction (M4)."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"type": "pass"}
+__all__ = [
+    "ALL_ACTIONS",
+    "Action",
+    "Bid",
+    "Discard",
+    "NameTrump",
+    "Pass",
+    "Play",
+    "action_from_record",
+    "action_to_dict",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,26 +39,6 @@ class Discard:
 
     def as_dict(self) -> dict[str, Any]:
         return {"type": "discard", "tile": list(self.tile)}
-
-
-@dataclass(frozen=True, slots=True)
-class NameTrump:
-    """The bidder names trump: ``0..6``, ``"doubles"`` or ``"none"`` (M7)."""
-
-    trump: TrumpName
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"type": "trump", "trump": self.trump}
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play a tile to the current trick (M9)."""
-
-    tile: Tile
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"type": "play", "tile": list(self.tile)}
 
 
 Action = Bid | Pass | Discard | NameTrump | Play
@@ -97,19 +72,13 @@ def action_from_record(entry: Mapping[str, Any]) -> Action:
         if kind == "pass":
             return Pass()
         if kind == "discard":
-            return Discard(_tile(entry["tile"]))
+            return Discard(tile_from_record(entry["tile"]))
         if kind == "trump":
             trump = entry["trump"]
             trump_index(trump)
             return NameTrump(trump)
         if kind == "play":
-            return Play(_tile(entry["tile"]))
+            return Play(tile_from_record(entry["tile"]))
     except (KeyError, TypeError) as exc:
         raise ValueError(f"malformed moon record entry {entry!r}") from exc
     raise ValueError(f"unknown moon action type {kind!r}")
-
-
-def _tile(value: Any) -> Tile:
-    if len(value) != 2 or not all(type(v) is int for v in value):
-        raise ValueError(f"not a tile: {value!r}")
-    return normalize(value)

@@ -15,7 +15,16 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from boneyard.server.games.base import Event
-from boneyard.server.games.events import GameOver, HandDealt, HandStarted, Passed, PrivateTileEvent
+from boneyard.server.games.events import (
+    BidMade,
+    GameOver,
+    HandDealt,
+    HandStarted,
+    HandThrownIn,
+    Passed,
+    PrivateTileEvent,
+    TilePlayed,
+)
 from boneyard.server.games.moon.rules import TrumpName
 from boneyard.server.games.tiles import Tile
 
@@ -37,19 +46,6 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class BidMade(Event):
-    type: ClassVar[str] = "bid_made"
-    seat: int
-    bid: int
-
-
-@dataclass(frozen=True, slots=True)
-class HandThrownIn(Event):
-    type: ClassVar[str] = "hand_thrown_in"
-    hand: int
-
-
-@dataclass(frozen=True, slots=True)
 class WidowTaken(PrivateTileEvent):
     type: ClassVar[str] = "widow_taken"
 
@@ -64,13 +60,6 @@ class TrumpNamed(Event):
     type: ClassVar[str] = "trump_named"
     seat: int
     trump: TrumpName
-
-
-@dataclass(frozen=True, slots=True)
-class TilePlayed(Event):
-    type: ClassVar[str] = "tile_played"
-    seat: int
-    tile: Tile
 
 
 @dataclass(frozen=True, slots=True)

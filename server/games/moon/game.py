@@ -19,31 +19,13 @@ boneyard.server.games.base.IllegalAction: you won the bid at 21: discard one of 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer, either
+from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
 from boneyard.server.games.moon import events as ev
-from boneyard.server.games.moon.actions import (
-    ALL_ACTIONS,
-    Action,
-    Bid,
-    Discard,
-    NameTrump,
-    Pass,
-    Play,
-    action_to_dict,
-)
-from boneyard.server.games.moon.rules import (
-    BIDS,
-    MOON_MASK,
-    MOON_TILES,
-    TRUMPS,
-    display_key,
-    fmt_tiles,
-    suit_name,
-    trump_index,
-)
+from boneyard.server.games.moon.actions import ALL_ACTIONS, Action, Bid, Discard, NameTrump, Pass, Play
+from boneyard.server.games.moon.rules import BIDS, MOON_TILES, TRUMPS, suit_name, trump_index
 from boneyard.server.games.moon.state import (
     BIDDING,
     DISCARDING,
@@ -55,9 +37,9 @@ from boneyard.server.games.moon.state import (
     MoonState,
 )
 from boneyard.server.games.moon.view import MoonView, make_view
-from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
+from boneyard.server.games.tiles import ALL_TILES
+from boneyard.server.games.trickgame import TrickGame
 
-_DEAL_ORDER = tuple(display_key(i, None) for i in range(28))
 _CANONICAL: dict[Action, Action] = {a: a for a in ALL_ACTIONS}
 """Each action as the one object of ``ALL_ACTIONS`` (the game's ``GameSpec.actions``): the engine hands
 out only those, so the server finds an action's wire form by identity."""
@@ -66,9 +48,6 @@ _DISCARDS = tuple(_CANONICAL[Discard(t)] for t in ALL_TILES)
 _NAMES = tuple(_CANONICAL[NameTrump(t)] for t in TRUMPS)
 _BIDDING = {0: _CANONICAL[Pass()], **{b: _CANONICAL[Bid(b)] for b in BIDS}}
 NAME_A_TRUMP = "name a trump: 0-6, doubles or none"
-BETWEEN_HANDS = "the hand is over: the next one is not dealt yet"
-_TURN_TO = ("bid", "discard", "name trump", "play")
-"""What the seat to move is to do, by phase (for the out-of-turn message)."""
 # The canonical action of each int move, indexed by phase (BIDDING, DISCARDING, NAMING, PLAYING).
 _ACTIONS: tuple[Any, ...] = (_BIDDING, _DISCARDS, _NAMES, _PLAYS)
 _LOGGED: tuple[dict[int, tuple[tuple[tuple[int, Action, bool], ...], ...]], ...] = tuple(
@@ -99,34 +78,23 @@ class MoonOptions:
         return {"all_pass": self.all_pass, "target": self.target}
 
 
-@dataclass(slots=True)
-class _HandLog:
-    deal: tuple[tuple[Tile, ...], ...]
-    widow: Tile
-    first: int
-    actions: list[tuple[int, Action, bool]] = field(default_factory=list)
-    scores: tuple[int, ...] | None = None
-
-
-class MoonGame:
+class MoonGame(TrickGame[MoonState]):
     """One game of Three-Player Moon, from the first deal to a winner (shape of ``base.Engine``)."""
 
     game: ClassVar[str] = "moon"
+    NAME: ClassVar[str] = "Moon"
+    PLAYERS: ClassVar[int] = 3
+    TILES = MOON_TILES
+    OVER: ClassVar[int] = OVER
+    PHASE_NAMES = PHASE_NAMES
+    TURN_TO = ("bid", "discard", "name trump", "play")
 
     def __init__(
         self, options: MoonOptions = MoonOptions(), dealer: Dealer | None = None, *, hold_deals: bool = False
     ) -> None:
         self._options = options
-        self._hold = hold_deals
-        """Rest between hands until :meth:`deal_next` (a server pausing between hands); otherwise the
-        next hand is dealt at once, in the same ``apply``."""
-        self._next_first: int | None = None
-        """While resting between hands: the next hand's first bidder."""
-        self._dealer: Dealer = RandomDealer() if dealer is None else dealer
-        self._st = MoonState(force_last=options.all_pass == "force_last", target=options.target)
-        self._log: list[_HandLog] = []
-        self._played: list[tuple[tuple[int, Tile], ...]] = []
-        self._opening = tuple(self._deal(None))
+        state = MoonState(force_last=options.all_pass == "force_last", target=options.target)
+        super().__init__(state, dealer, hold_deals)
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -135,55 +103,8 @@ class MoonGame:
         return self._options
 
     @property
-    def players(self) -> int:
-        return 3
-
-    @property
-    def to_move(self) -> int | None:
-        st = self._st
-        return None if st.phase == OVER or st.to_move < 0 else st.to_move
-
-    @property
-    def is_over(self) -> bool:
-        return self._st.phase == OVER
-
-    @property
-    def winner(self) -> int | None:
-        return None if self._st.winner < 0 else self._st.winner
-
-    @property
     def scores(self) -> tuple[int, ...]:
         return tuple(self._st.scores)
-
-    @property
-    def hand_number(self) -> int:
-        return self._st.hand_number
-
-    @property
-    def phase(self) -> str:
-        """``bidding``, ``discarding``, ``naming_trump``, ``playing`` or ``over``."""
-        return PHASE_NAMES[self._st.phase]
-
-    @property
-    def between_hands(self) -> bool:
-        """A hand is over (scored or thrown in) and the next is not dealt yet (only with ``hold_deals``)."""
-        return self._next_first is not None
-
-    def deal_next(self) -> list[Event]:
-        """Deal the hand held back (``hold_deals``): its ``hand_started`` and ``hand_dealt`` events."""
-        first = self._next_first
-        if first is None:
-            raise ValueError("no hand is waiting to be dealt")
-        self._next_first = None
-        return self._deal(first)
-
-    def opening_events(self) -> list[Event]:
-        """The ``hand_started`` and ``hand_dealt`` events of hand 0."""
-        return list(self._opening)
-
-    def fast_state(self) -> MoonState:
-        """A copy of the int state for search (omniscient: never give it to a player's bot)."""
-        return self._st.copy()
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -193,16 +114,6 @@ class MoonGame:
             return []
         table = _ACTIONS[st.phase]
         return [table[m] for m in st.legal_moves()]
-
-    def check_turn(self, seat: int) -> None:
-        st = self._st
-        if st.phase == OVER:
-            raise IllegalAction("the game is over", "game_over")
-        if self._next_first is not None:
-            raise IllegalAction(BETWEEN_HANDS, "not_your_turn")
-        if seat != st.to_move:
-            whose = f"seat {st.to_move}'s turn to {_TURN_TO[st.phase]}"
-            raise IllegalAction(f"it is {whose}, not yours (seat {seat})", "not_your_turn")
 
     def apply(self, seat: int, action: Action, *, auto: bool = False) -> list[Event]:
         """Take ``action`` for ``seat``; if illegal, raise :class:`IllegalAction` and change nothing."""
@@ -252,36 +163,6 @@ class MoonGame:
                 out.append(ev.GameOver(st.winner, scores))
             else:
                 out += self._deal_or_hold((st.first + 1) % 3)
-        return out
-
-    def _deal_or_hold(self, first: int) -> list[Event]:
-        if self._hold:
-            self._next_first = first
-            return []
-        return self._deal(first)
-
-    def _deal(self, first: int | None) -> list[Event]:
-        """Deal the next hand; ``first=None``: the first hand, whose first bidder is drawn (M3)."""
-        order = self._dealer.shuffled(list(MOON_TILES))
-        try:
-            ids = [TILE_IDS[t] for t in order]
-        except (KeyError, TypeError):  # a dealer speaking lists or unordered pairs (a replay from JSON)
-            ids = [TILE_IDS[normalize(t)] for t in order]
-        if len(ids) != 22 or sum(1 << i for i in ids) != MOON_MASK:
-            raise ValueError("dealer.shuffled() must return a permutation of the 22 Moon tiles")
-        if first is None:
-            first = self._dealer.pick(3)
-            if type(first) is not int or not 0 <= first < 3:
-                raise ValueError(f"dealer.pick(3) returned {first!r}, not a seat")
-        st = self._st
-        st.deal(ids, first)
-        deal = tuple(tuple(ALL_TILES[i] for i in ids[k : k + 7]) for k in (0, 7, 14))
-        self._log.append(_HandLog(deal, ALL_TILES[ids[21]], first))
-        self._played = []
-        out: list[Event] = [ev.HandStarted(st.hand_number, first, (7, 7, 7), 0)]
-        for seat in range(3):
-            shown = sorted(ids[seat * 7 : seat * 7 + 7], key=_DEAL_ORDER.__getitem__)
-            out.append(ev.HandDealt(seat, tuple(ALL_TILES[i] for i in shown)))
         return out
 
     # -- validation ----------------------------------------------------------------------------
@@ -334,23 +215,6 @@ class MoonGame:
             return bid
         raise IllegalAction(f"the bidding is not over: bid {allowed}")
 
-    def _in_hand_order(self, tids: Sequence[int]) -> str:
-        """Tiles as an error message lists them: in the order a hand is shown (trumps first)."""
-        trump = self._st.trump
-        return fmt_tiles(sorted(tids, key=lambda i: display_key(i, trump)))
-
-    def _held(self, tile: object) -> int:
-        try:
-            move = TILE_IDS[tile]  # type: ignore[index]
-        except (KeyError, TypeError):
-            try:
-                move = TILE_IDS[normalize(tile)]  # type: ignore[arg-type]
-            except (TypeError, ValueError):
-                raise IllegalAction(f"not a tile: {tile!r}") from None
-        if not self._st.hands[self._st.to_move] >> move & 1:
-            raise IllegalAction(f"you do not hold {fmt(ALL_TILES[move])}")
-        return move
-
     # -- views and record ----------------------------------------------------------------------
 
     def view(self, viewer: Viewer) -> MoonView:
@@ -362,36 +226,15 @@ class MoonGame:
 
     def record(self, seat_names: Sequence[str] | None = None) -> dict[str, Any]:
         """The game as a ``boneyard-record/1`` object; an unfinished hand has no ``scores`` yet."""
-        out: dict[str, Any] = {
-            "format": "boneyard-record/1",
-            "game": "moon",
-            "players": 3,
-            "options": self._options.as_dict(),
-        }
-        if seat_names is not None:
-            if len(seat_names) != 3:
-                raise ValueError("a Moon record names exactly 3 seats")
-            out["seat_names"] = list(seat_names)
-        out["hands"] = [_hand_record(h) for h in self._log]
+        out = self._record_head(self._options.as_dict(), seat_names)
         if self.is_over:
             out["final_scores"] = list(self._st.scores)
             out["winner"] = self._st.winner
         return out
 
-
-def _hand_record(hand: _HandLog) -> dict[str, Any]:
-    actions = []
-    for seat, action, auto in hand.actions:
-        entry = {"seat": seat, **action_to_dict(action)}
-        if auto:
-            entry["auto"] = True
-        actions.append(entry)
-    out: dict[str, Any] = {
-        "deal": [[list(t) for t in tiles] for tiles in hand.deal],
-        "widow": list(hand.widow),
-        "first": hand.first,
-        "actions": actions,
-    }
-    if hand.scores is not None:
-        out["scores"] = list(hand.scores)
-    return out
+    def _dealt(self, ids: Sequence[int], first: int) -> list[Event]:
+        """M1: seats get 7 tiles each, the widow is the 22nd."""
+        st = self._st
+        st.deal(ids, first)
+        self._log[-1].extra["widow"] = list(ALL_TILES[ids[21]])
+        return [ev.HandStarted(st.hand_number, first, (7, 7, 7), 0)]

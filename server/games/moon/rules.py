@@ -1,11 +1,12 @@
 """Three-Player Moon rules as tables over tile ids (docs/RULES.md M1, M2, M8-M10, M12, M13).
 
-Everything a trick needs is precomputed at import, per trump, so that the engine
-and the search fast path only index tuples and mask ints. A trump is kept
-internally as an index: ``0..6`` a number, :data:`DOUBLES` (7), :data:`NO_TRUMP` (8).
-A *led suit* is an index too: ``0..6`` a number suit, :data:`LED_TRUMP` (7).
+Suits, following and trick winning are the trick-taking games' shared tables
+(:mod:`boneyard.server.games.tricks`, re-exported here), restricted to Moon's 22 tiles; this
+module adds Moon's set, bids and scoring. A trump is kept internally as an index: ``0..6`` a
+number, :data:`DOUBLES` (7), :data:`NO_TRUMP` (8). A *led suit* is an index too: ``0..6`` a
+number suit, :data:`LED_TRUMP` (7).
 
-The tile-level helpers below speak ``(high, low)`` tuples and read like the rule book:
+The tile-level helpers speak ``(high, low)`` tuples and read like the rule book:
 
 >>> legal_follows(6, (4, 2), [(5, 4), (6, 4), (3, 1)])
 [(5, 4)]
@@ -17,129 +18,78 @@ The tile-level helpers below speak ``(high, low)`` tuples and read like the rule
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Literal
+from collections.abc import Sequence
 
-from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile
+from boneyard.server.games.tricks import (
+    DOUBLES,
+    LED,
+    LED_TRUMP,
+    NO_TRUMP,
+    POWER,
+    TRUMPS,
+    TrumpName,
+    display_key,
+    fmt_tiles,
+    ids_of,
+    is_trump,
+    led_suit,
+    legal_follows,
+    suit_name,
+    trick_winner,
+    trump_index,
+    winner_offset,
+)
+from boneyard.server.games.tricks import SUIT_MASK as ALL_SUIT_MASK
+from boneyard.server.games.tricks import TRUMP_MASK as ALL_TRUMP_MASK
+from boneyard.server.games.tricks import trump_order as any_trump_order
 
-TrumpName = int | Literal["doubles", "none"]
-"""A trump as the rules and the wire name it: a number ``0..6``, ``"doubles"`` or ``"none"``."""
+__all__ = [
+    "BIDS",
+    "DOUBLES",
+    "GRAND",
+    "LED",
+    "LED_TRUMP",
+    "MOON_IDS",
+    "MOON_MASK",
+    "MOON_TILES",
+    "NEXT_SEAT",
+    "NO_TRUMP",
+    "POWER",
+    "SUIT_MASK",
+    "TRICKS_PER_HAND",
+    "TRUMPS",
+    "TRUMP_MASK",
+    "TrumpName",
+    "display_key",
+    "fmt_tiles",
+    "ids_of",
+    "is_trump",
+    "led_suit",
+    "legal_follows",
+    "settle",
+    "suit_name",
+    "trick_winner",
+    "trump_index",
+    "trump_order",
+    "winner_offset",
+]
 
 MOON_TILES: tuple[Tile, ...] = tuple(t for t in ALL_TILES if t[1] > 0 or t == (0, 0))
 """The 22 tiles of M1 (double-six minus the blank suit except ``[0-0]``), in id order."""
 MOON_IDS: tuple[int, ...] = tuple(TILE_IDS[t] for t in MOON_TILES)
 MOON_MASK: int = sum(1 << i for i in MOON_IDS)
 
-DOUBLES = 7
-NO_TRUMP = 8
-LED_TRUMP = 7
-TRUMPS: tuple[TrumpName, ...] = (0, 1, 2, 3, 4, 5, 6, "doubles", "none")
-"""Public trump names, indexed by trump index."""
-
 BIDS: tuple[int, ...] = (4, 5, 6, 7, 21)
 GRAND = 21
 TRICKS_PER_HAND = 7
 NEXT_SEAT: tuple[int, ...] = (1, 2, 0)
 
-
-def trump_index(trump: object) -> int:
-    """The internal index of a public trump name; ValueError if it is not one.
-
-    >>> trump_index(4), trump_index("doubles"), trump_index("none")
-    (4, 7, 8)
-    """
-    # bool is an int subclass; True must not pass for trump 1.
-    if type(trump) is int and 0 <= trump <= 6:
-        return trump
-    if trump == "doubles":
-        return DOUBLES
-    if trump == "none":
-        return NO_TRUMP
-    raise ValueError(f"trump must be a number 0-6, 'doubles' or 'none', not {trump!r}")
-
-
-def _is_trump(tid: int, t: int) -> bool:
-    high, low = ALL_TILES[tid]
-    if t == DOUBLES:
-        return high == low
-    if t == NO_TRUMP:
-        return False
-    return t in (high, low)
-
-
-def _in_suit(tid: int, t: int, suit: int) -> bool:
-    """M9: a non-trump belongs to both its numbers' suits; a double only to its own."""
-    return not _is_trump(tid, t) and suit in ALL_TILES[tid]
-
-
-def _rank(tid: int, suit: int) -> int:
-    """M2/M8: within a suit the double is highest (7), the rest rank by their other number."""
-    high, low = ALL_TILES[tid]
-    if high == low:
-        return 7
-    return low if high == suit else high
-
-
-def _power(tid: int, t: int, led: int) -> int:
-    """How strongly ``tid`` bids for a trick led in suit ``led``: trumps above all, off-suit -1 (M10)."""
-    if _is_trump(tid, t):
-        high = ALL_TILES[tid][0]
-        # Doubles as trump rank by their number (M8); a number trump ranks like its suit.
-        return 100 + (high if t == DOUBLES else _rank(tid, t))
-    if led != LED_TRUMP and _in_suit(tid, t, led):
-        return _rank(tid, led)
-    return -1
-
-
-TRUMP_MASK: tuple[int, ...] = tuple(sum(1 << i for i in MOON_IDS if _is_trump(i, t)) for t in range(9))
+# The shared tables (boneyard.server.games.tricks) hold all 28 tiles; Moon's masks hold its 22.
+TRUMP_MASK: tuple[int, ...] = tuple(m & MOON_MASK for m in ALL_TRUMP_MASK[: NO_TRUMP + 1])
 """Per trump index: the mask of trump tiles."""
-
-SUIT_MASK: tuple[int, ...] = tuple(
-    TRUMP_MASK[t] if led == LED_TRUMP else sum(1 << i for i in MOON_IDS if _in_suit(i, t, led))
-    for t in range(9)
-    for led in range(8)
-)
+SUIT_MASK: tuple[int, ...] = tuple(m & MOON_MASK for m in ALL_SUIT_MASK[: (NO_TRUMP + 1) * 8])
 """Indexed ``t * 8 + led``: the tiles that follow a lead in that suit under that trump."""
-
-LED: tuple[tuple[int, ...], ...] = tuple(
-    tuple(LED_TRUMP if _is_trump(i, t) else ALL_TILES[i][0] for i in range(28)) for t in range(9)
-)
-"""``LED[t][tid]``: the suit a lead of ``tid`` calls for (M9: trump, else the higher number)."""
-
-POWER: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_power(i, t, led) for i in range(28)) for t in range(9) for led in range(8)
-)
-"""Indexed ``[t * 8 + led][tid]``: the trick-winning strength of a tile (higher wins, -1 cannot win)."""
-
-
-def _bits_table(offset: int) -> tuple[tuple[int, ...], ...]:
-    table: list[tuple[int, ...]] = [()]
-    for m in range(1, 1 << 14):
-        low = (m & -m).bit_length() - 1
-        table.append((low + offset, *table[m & (m - 1)]))
-    return tuple(table)
-
-
-_IDS_LO = _bits_table(0)
-_IDS_HI = _bits_table(14)
-
-
-def ids_of(mask: int) -> tuple[int, ...]:
-    """The tile ids in a mask, ascending (two table lookups: this is on the hot path).
-
-    >>> ids_of(0b1000000000000000000000000101)
-    (0, 2, 27)
-    """
-    return _IDS_LO[mask & 0x3FFF] + _IDS_HI[mask >> 14]
-
-
-def winner_offset(t: int, led: int, a: int, b: int, c: int) -> int:
-    """Which of three tiles in play order (0, 1, 2) wins a trick under trump ``t`` (M10)."""
-    power = POWER[t * 8 + led]
-    pa, pb, pc = power[a], power[b], power[c]
-    if pa > pb:
-        return 0 if pa > pc else 2
-    return 1 if pb > pc else 2
 
 
 def settle(
@@ -167,72 +117,10 @@ def settle(
     return tuple(points), new, winner
 
 
-# Tile-level helpers: the readable face of the tables, for tests, bots and error messages.
-
-
-def is_trump(tile: Tile, trump: TrumpName) -> bool:
-    """Whether ``tile`` is a trump (M8).
-
-    >>> is_trump((5, 5), "doubles"), is_trump((6, 5), 5), is_trump((6, 5), "none")
-    (True, True, False)
-    """
-    return _is_trump(TILE_IDS[tile], trump_index(trump))
-
-
-def led_suit(tile: Tile, trump: TrumpName) -> int | Literal["trump"]:
-    """The suit a lead of ``tile`` calls for (M9).
-
-    >>> led_suit((6, 2), "none"), led_suit((5, 1), 5), led_suit((3, 3), 6)
-    (6, 'trump', 3)
-    """
-    led = LED[trump_index(trump)][TILE_IDS[tile]]
-    return "trump" if led == LED_TRUMP else led
-
-
-def legal_follows(trump: TrumpName, lead: Tile, hand: Iterable[Tile]) -> list[Tile]:
-    """The tiles of ``hand`` that may be played to a trick led with ``lead`` (M9), in hand order."""
-    t = trump_index(trump)
-    follow = SUIT_MASK[t * 8 + LED[t][TILE_IDS[lead]]]
-    held = list(hand)
-    members = [x for x in held if follow >> TILE_IDS[x] & 1]
-    return members or held
-
-
-def trick_winner(trump: TrumpName, tiles: Sequence[Tile]) -> int:
-    """The position in play order (0-2) of the tile that wins a full trick (M10)."""
-    t = trump_index(trump)
-    a, b, c = (TILE_IDS[x] for x in tiles)
-    return winner_offset(t, LED[t][a], a, b, c)
-
-
 def trump_order(trump: TrumpName) -> list[Tile]:
     """The trumps of the Moon set, highest first (M8); empty for no trump.
 
     >>> trump_order("doubles")[:3]
     [(6, 6), (5, 5), (4, 4)]
     """
-    t = trump_index(trump)
-    power = POWER[t * 8 + LED_TRUMP]
-    return [ALL_TILES[i] for i in sorted(ids_of(TRUMP_MASK[t]), key=lambda i: -power[i])]
-
-
-def suit_name(led: int) -> str:
-    """How an error message names a led suit.
-
-    >>> suit_name(5), suit_name(LED_TRUMP)
-    ('5s', 'trumps')
-    """
-    return "trumps" if led == LED_TRUMP else f"{led}s"
-
-
-def display_key(tid: int, t: int | None) -> tuple[int, int, int]:
-    """Sort key for showing a hand: trumps first by rank, then by higher, lower number (highest first)."""
-    high, low = ALL_TILES[tid]
-    if t is not None and _is_trump(tid, t):
-        return (0, -POWER[t * 8 + LED_TRUMP][tid], 0)
-    return (1, -high, -low)
-
-
-def fmt_tiles(tids: Iterable[int]) -> str:
-    """Tile ids as people write them: ``[5-4], [4-1]``."""
-    return ", ".join(fmt(ALL_TILES[i]) for i in tids)
+    return any_trump_order(trump, MOON_MASK)

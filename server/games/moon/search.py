@@ -59,6 +59,7 @@ from boneyard.server.games.moon.state import PLAYING, MoonState
 from boneyard.server.games.moon.view import MoonView
 from boneyard.server.games.moon.worlds import state_at, tiles_mask, worlds
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
+from boneyard.server.games.trickgame import best_move
 
 
 def _contract(st: MoonState, seat: int, hand: int, discard: int, t: int, bid: int) -> None:
@@ -208,17 +209,15 @@ class MoonSearchBot:
             return ismcts.best_move(
                 view, rng, iterations=self.iterations, explore=self.explore, infer=self.infer
             )
-        for hands in worlds(view, rng, self.play_worlds, infer=self.infer):
-            root = state_at(view, hands)
-            for move in moves:
-                st = root.copy()
-                st.push(move)
-                if self.tail:
-                    totals[move] += self._value_of(root, play_out_solved(st, me, self.tail), me)
-                else:
-                    play_out(st)
-                    totals[move] += self._value(st, me)
-        return max(moves, key=lambda m: (totals[m], -m))
+
+        def played_out(root: MoonState, st: MoonState) -> float:
+            if self.tail:
+                return self._value_of(root, play_out_solved(st, me, self.tail), me)
+            play_out(st)
+            return self._value(st, me)
+
+        roots = (state_at(view, hands) for hands in worlds(view, rng, self.play_worlds, infer=self.infer))
+        return best_move(moves, roots, played_out)
 
     def _bid(self, view: MoonView, rng: random.Random) -> Action:
         me = view.viewer

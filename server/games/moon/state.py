@@ -25,7 +25,6 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from boneyard.server.games.moon.rules import (
@@ -38,6 +37,7 @@ from boneyard.server.games.moon.rules import (
     settle,
     winner_offset,
 )
+from boneyard.server.games.trickgame import TrickState
 
 BIDDING, DISCARDING, NAMING, PLAYING, HAND_OVER, THROWN_IN, OVER = range(7)
 PHASE_NAMES: tuple[str, ...] = (
@@ -58,9 +58,12 @@ _BID_MOVES: tuple[tuple[int, ...], ...] = tuple(
 _TRUMP_MOVES: tuple[int, ...] = tuple(range(9))
 
 
-class MoonState:
+class MoonState(TrickState):
     """Hands as bitmasks, the auction, the trick and the scores of one Moon game."""
 
+    PLAYING = PLAYING
+    HAND_OVER = HAND_OVER
+    LISTS = ("scores", "hands", "bids", "trick", "taken")
     __slots__ = (
         "bidder",
         "bids",
@@ -124,18 +127,6 @@ class MoonState:
         self.first = self.to_move = first
         self.phase = BIDDING
         self._new_hand()
-
-    def copy(self) -> MoonState:
-        """An independent copy (lists are copied; everything else is immutable)."""
-        other = MoonState.__new__(MoonState)
-        for name in MoonState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.scores = self.scores[:]
-        other.hands = self.hands[:]
-        other.bids = self.bids[:]
-        other.trick = self.trick[:]
-        other.taken = self.taken[:]
-        return other
 
     def legal_moves(self) -> tuple[int, ...]:
         """The moves of the seat to move (empty between hands and once the game is over)."""
@@ -215,12 +206,3 @@ class MoonState:
         else:
             self.winner = winner
             self.phase = OVER
-
-    def playout(self, rng: random.Random) -> None:
-        """Play uniformly random legal moves until the current hand is scored or thrown in."""
-        rand = rng.random
-        legal = self.legal_moves
-        push = self.push
-        while self.phase < HAND_OVER:
-            moves = legal()
-            push(moves[int(rand() * len(moves))])

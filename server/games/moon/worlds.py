@@ -14,10 +14,12 @@ from collections.abc import Iterator, Sequence
 
 from boneyard.server.games.determinize import Holder, sample_holdings
 from boneyard.server.games.moon.bot import estimate
-from boneyard.server.games.moon.rules import GRAND, LED, MOON_MASK, SUIT_MASK, ids_of, trump_index
-from boneyard.server.games.moon.state import PLAYING, MoonState
+from boneyard.server.games.moon.rules import GRAND, MOON_MASK, ids_of, trump_index
+from boneyard.server.games.moon.state import MoonState
 from boneyard.server.games.moon.view import MoonView
 from boneyard.server.games.tiles import TILE_IDS
+from boneyard.server.games.trickgame import seat_state
+from boneyard.server.games.tricks import voids
 
 
 def tiles_mask(tiles: Sequence[tuple[int, int]]) -> int:
@@ -25,19 +27,6 @@ def tiles_mask(tiles: Sequence[tuple[int, int]]) -> int:
     for tile in tiles:
         mask |= 1 << TILE_IDS[tile]
     return mask
-
-
-def _voids(view: MoonView, t: int) -> list[int]:
-    """Per seat, the tiles it cannot hold: every suit it failed to follow this hand (M9)."""
-    forbidden = [0, 0, 0]
-    for trick in (*view.played, view.trick):
-        if not trick:
-            continue
-        follow = SUIT_MASK[t * 8 + LED[t][TILE_IDS[trick[0][1]]]]
-        for seat, tile in trick[1:]:
-            if not follow >> TILE_IDS[tile] & 1:
-                forbidden[seat] |= follow
-    return forbidden
 
 
 def worlds(view: MoonView, rng: random.Random, count: int, *, infer: bool = False) -> Iterator[list[int]]:
@@ -58,7 +47,9 @@ def worlds(view: MoonView, rng: random.Random, count: int, *, infer: bool = Fals
     )
     if view.discard is not None:
         seen |= 1 << TILE_IDS[view.discard]
-    forbidden = _voids(view, trump_index(view.trump)) if view.trump is not None else [0, 0, 0]
+    forbidden = (
+        voids((*view.played, view.trick), trump_index(view.trump), 3) if view.trump is not None else [0, 0, 0]
+    )
     others = [s for s in range(3) if s != me]
     holders = [Holder(view.tile_counts[s], forbidden[s] & ~own) for s in others]
     hidden_rest = (MOON_MASK & ~seen).bit_count() - sum(h.size for h in holders)
@@ -107,22 +98,7 @@ def plausible(tiles: int, t: int, bid: int) -> bool:
 
 def state_at(view: MoonView, hands: list[int]) -> MoonState:
     """A fast-path state at the viewer's decision, with ``hands`` filled in."""
-    st = MoonState(target=view.target)
-    st.hand_number = view.hand_number
+    trump = None if view.trump is None else trump_index(view.trump)
+    st = seat_state(MoonState(target=view.target), view, hands, trump)
     st.scores = list(view.scores)
-    st.first = view.first
-    st.hands = hands
-    st.to_move = view.viewer if view.viewer is not None else -1
-    st.bids = [-1 if b is None else 0 if b == "pass" else int(b) for b in view.bids]
-    st.spoken = sum(1 for b in view.bids if b is not None)
-    st.high_bid = view.high_bid or 0
-    st.bidder = -1 if view.high_bidder is None else view.high_bidder
-    st.taken = list(view.tricks)
-    if view.trump is not None:
-        t = trump_index(view.trump)
-        st.trump = t
-        st.phase = PLAYING
-        st.trick = [TILE_IDS[x] for _, x in view.trick]
-        st.leader = view.leader if view.leader is not None else st.bidder
-        st.led = LED[t][st.trick[0]] if st.trick else -1
     return st

@@ -1,0 +1,147 @@
+"""Texas 42 on the wire: its game events (inside ``event`` messages with ``game: "texas42"``) and
+its view (in ``snapshot``). Its actions are the common ones (``bid`` in points, ``pass``, ``trump``
+with ``"nello"``, ``play``); its options are :class:`~boneyard.protocol.values.TexasOptions`.
+
+Scores are marks per partnership (team 0: seats 0+2; team 1: seats 1+3); a hand's points (a point a
+trick and the count) are per partnership too (docs/RULES.md T8-T12).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, Strict
+
+from boneyard.protocol.game import (
+    Action,
+    EventMessageBase,
+    GameEvent,
+    GameOver,
+    HandDealt,
+    HandStarted,
+    HandThrownIn,
+    MoonTilePlayed,
+    Passed,
+)
+from boneyard.protocol.values import (
+    Bool,
+    Contract,
+    Count,
+    Score,
+    Seat,
+    Seq,
+    TexasBid,
+    Tile,
+    TrickPlay,
+    WireModel,
+)
+
+Teams = Annotated[Seq[Count], Field(min_length=2, max_length=2)]
+"""One number per partnership: team 0 (seats 0+2), team 1 (seats 1+3)."""
+
+
+class TexasBidMade(GameEvent):
+    """A seat bid, in points (42, 84, ... are one, two, ... marks)."""
+
+    type: Literal["bid_made"]
+    seat: Seat
+    bid: TexasBid
+
+
+class TexasTrumpNamed(GameEvent):
+    """The bidder named trump, or ``nello``."""
+
+    type: Literal["trump_named"]
+    seat: Seat
+    trump: Contract
+    out: Seat | None = None
+    """Nello: the bidder's partner, who sits the hand out; ``null`` otherwise."""
+
+
+class TexasTrickWon(GameEvent):
+    """A trick is complete."""
+
+    type: Literal["trick_won"]
+    seat: Seat
+    """The winner, who leads next."""
+    tiles: Seq[Tile]
+    """The trick's tiles in play order (three in a nello hand)."""
+    leader: Seat
+    points: Teams
+    """Points each partnership has taken so far this hand (T8)."""
+    tricks: Seq[Count]
+    """Tricks taken so far this hand, per seat."""
+
+
+class TexasHandScored(GameEvent):
+    """The hand is decided (it stops at the trick that decides it, T10)."""
+
+    type: Literal["hand_scored"]
+    bidder: Seat
+    bid: TexasBid
+    trump: Contract
+    made: Bool
+    points: Teams
+    """Points each partnership took this hand."""
+    marks: Teams
+    """Marks this hand scored, per partnership (one of them 0)."""
+    scores: Teams
+    """Cumulative marks, per partnership."""
+
+
+Texas42Event = Annotated[
+    HandStarted
+    | HandDealt
+    | TexasBidMade
+    | Passed
+    | HandThrownIn
+    | TexasTrumpNamed
+    | MoonTilePlayed
+    | TexasTrickWon
+    | TexasHandScored
+    | GameOver,
+    Field(discriminator="type"),
+]
+
+
+class Texas42EventMessage(EventMessageBase):
+    """Something happened at a Texas 42 table."""
+
+    game: Literal["texas42"]
+    event: Texas42Event
+
+
+class TexasView(WireModel):
+    """A Texas 42 game as the receiver sees it (the engine's view, field for field)."""
+
+    game: Literal["texas42"]
+    viewer: Seat | None
+    """The receiver's seat; ``null`` for a spectator."""
+    hand_number: Count
+    phase: Literal["bidding", "naming_trump", "playing", "scored", "thrown_in", "over"]
+    hand: Seq[Tile]
+    """The receiver's own tiles only (never the partner's); empty for a spectator."""
+    tile_counts: Seq[Count]
+    first: Seat
+    """This hand's first bidder."""
+    bids: Seq[TexasBid | Literal["pass"] | None]
+    high_bidder: Seat | None
+    high_bid: TexasBid | None
+    trump: Contract | None
+    out: Seat | None
+    """Nello: the partner who sits this hand out."""
+    trick: Seq[TrickPlay]
+    leader: Seat | None
+    played: Seq[Seq[TrickPlay]]
+    tricks: Seq[Count]
+    """Tricks taken this hand, per seat."""
+    points: Teams
+    """Points this hand, per partnership."""
+    scores: Seq[Score]
+    """Marks, per partnership."""
+    target: Annotated[int, Strict(), Field(ge=1, le=21)]
+    """The marks that win."""
+    to_move: Seat | None
+    legal_actions: Seq[Action]
+    winner: Seat | None
+    """The winning partnership once the game is over."""
