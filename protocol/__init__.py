@@ -15,6 +15,7 @@ Modules: :mod:`boneyard.protocol.values` (tiles, seats, options), :mod:`boneyard
 ``python -m boneyard.protocol.spec``.
 """
 
+from boneyard.protocol.accounts import FEATURE_ACCOUNTS, LinkCodeMessage, LinkDevice, SignIn
 from boneyard.protocol.codec import (
     COMMAND_LIMITS,
     SERVER_LIMITS,
@@ -140,6 +141,7 @@ __all__ = [
     "CONTENT_TYPE",
     "ENGINE_EVENTS",
     "ERROR_CODES",
+    "FEATURE_ACCOUNTS",
     "FEATURE_BOT_DELAY",
     "FEATURE_BOT_LEVELS",
     "FEATURE_HAND_PAUSE",
@@ -187,6 +189,8 @@ __all__ = [
     "Layout",
     "Leave",
     "Limits",
+    "LinkCodeMessage",
+    "LinkDevice",
     "ListTables",
     "LobbyChanged",
     "MoonEvent",
@@ -214,6 +218,7 @@ __all__ = [
     "Seated",
     "SeedContributed",
     "ServerMessage",
+    "SignIn",
     "Snapshot",
     "Spectate",
     "StraightEvent",

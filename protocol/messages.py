@@ -14,6 +14,7 @@ from typing import Annotated, Any, get_args
 
 from pydantic import Field, TypeAdapter
 
+from boneyard.protocol.accounts import LinkCodeMessage, LinkDevice
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.envelope import CommandBase, ServerMessageBase
 from boneyard.protocol.errors import Error
@@ -56,7 +57,8 @@ ClientCommand = Annotated[
     | ChatCommand
     | GetRecord
     | ContributeSeed
-    | Ready,
+    | Ready
+    | LinkDevice,
     Field(discriminator="type"),
 ]
 """Every client-to-server command."""
@@ -82,7 +84,8 @@ ServerMessage = Annotated[
     | DealCommitment
     | SeedContributed
     | DealRevealed
-    | HandPause,
+    | HandPause
+    | LinkCodeMessage,
     Field(discriminator="type"),
 ]
 """Every server-to-client message."""
@@ -137,6 +140,7 @@ REPLIES: Mapping[str, str] = {
     "get_record": "record",
     "contribute_seed": "ok",
     "ready": "ok",
+    "link_device": "link_code",
 }
 """The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""
 

@@ -26,6 +26,7 @@ from boneyard.protocol import (
     COMMAND_LIMITS,
     SUBPROTOCOL,
 )
+from boneyard.server.accounts.sqlite import load_book
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.cluster import ClusterError
 from boneyard.server.commands import Commands
@@ -169,7 +170,8 @@ class BoneyardServer:
         hello = hello_body(settings, self.max_connections)
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else self.cluster.writes if self.cluster else None
-        commands = Commands(self.lobby, hello)
+        accounts = load_book(storage.journal, storage.db.path) if storage is not None else None
+        commands = Commands(self.lobby, hello, accounts)
         self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
         if self.cluster is not None:
             lobby = self.lobby

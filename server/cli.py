@@ -1,4 +1,5 @@
-"""``boneyard-server``: the server's command line (``serve``, ``simulate``, ``arena``, ``records``)."""
+"""``boneyard-server``: the server's command line (``serve``, ``simulate``, ``arena``, ``records``,
+``players``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -188,6 +190,23 @@ def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     return 0
 
 
+def _run_recovery_code(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from boneyard.server.accounts.sqlite import issue_recovery_code
+
+    path = args.db if args.db is not None else Settings().db
+    try:
+        code = issue_recovery_code(path, args.name, time.time())
+    except StorageError as error:
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    print(code)
+    print(
+        f"give it to {args.name} once: `boneyard account link {args.name} CODE` adds a key (good for a week)",
+        file=sys.stderr,
+    )
+    return 0
+
+
 _DB_HELP = (
     "the SQLite database (default $XDG_DATA_HOME/boneyard/boneyard.db, else "
     "~/.local/share/boneyard/boneyard.db; env BONEYARD_DB)"
@@ -229,6 +248,16 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
     export.add_argument("--game", metavar="ID", help="only the game with this record id (as in game_over)")
     export.set_defaults(run=_run_export)
+
+    players = commands.add_parser("players", help="players' accounts in the database")
+    accounts = players.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
+    recovery = accounts.add_parser(
+        "recovery-code",
+        help="print a one-time code that adds a new key to an account (a week; a server may be running)",
+    )
+    recovery.add_argument("name", help="the account's name")
+    recovery.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    recovery.set_defaults(run=_run_recovery_code)
 
     sim = commands.add_parser(
         "simulate", help="play bot games in-process and write their records as JSON Lines"

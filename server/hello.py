@@ -7,6 +7,7 @@ force), sent as the first frame of every connection.
 from __future__ import annotations
 
 from boneyard.protocol import (
+    FEATURE_ACCOUNTS,
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
     FEATURE_HAND_PAUSE,
@@ -30,6 +31,7 @@ FEATURES = (
     FEATURE_BOT_LEVELS,
     FEATURE_HAND_PAUSE,
     FEATURE_TURN_IN_EVENT,
+    FEATURE_ACCOUNTS,
 )
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 
@@ -60,6 +62,7 @@ def hello_body(settings: Settings, max_connections: int) -> bytes:
         bots_only_move_ms=round(settings.bots_only_move_seconds * 1000),
         hand_pause_ms=round(settings.hand_pause_seconds * 1000),
         max_hand_pause_ms=MAX_HAND_PAUSE_MS,
+        sign_ins_per_minute=settings.sign_ins_per_minute,
     )
     return body_of(
         Hello(

@@ -75,6 +75,7 @@ class Session:
 
     __slots__ = (
         "_log_frames",
+        "account",
         "chat",
         "client",
         "epoch",
@@ -112,6 +113,8 @@ class Session:
         """The grace or expiry timer of a dropped session."""
         self.chat: TokenBucket | None = None
         """Meters chat lines (made at the first one)."""
+        self.account: str | None = None
+        """Feature ``accounts``: the key of the account signed in to (``None``: a guest)."""
 
     def renumber(self) -> None:
         """A new numbering: ``seq`` counts from 0 again, in a new :attr:`epoch`."""

@@ -1,4 +1,5 @@
-"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``, ``verify``)."""
+"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``, ``verify``,
+``account``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, NoReturn
 
+from boneyard.clients.cli import account
 from boneyard.clients.cli.core.commands import CommandError
+from boneyard.clients.cli.core.identity import saved_signer
 from boneyard.clients.cli.core.session import Client
 from boneyard.clients.cli.ui.app import LineUI
 from boneyard.protocol.values import PARTNERSHIP_PLAYERS, check_partnerships
@@ -69,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--name", type=_name, default=_default_name(), help="your display name")
+        p.add_argument(
+            "--guest", action="store_true", help="do not sign in to your account (`boneyard account`)"
+        )
         p.add_argument("--auto", action="store_true", help="let the basic bot play your seat")
         p.add_argument("--json", action="store_true", help="print every server message as a JSON line")
         p.add_argument("--no-color", action="store_true", help="plain text, no colour (also NO_COLOR=1)")
@@ -117,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--line", action="store_true", help="a step per Enter as lines of text, not full screen"
     )
 
+    account.add_parser(sub)
+
     verify = sub.add_parser("verify", help="check a saved record's deals against its seeds (fair deals)")
     verify.add_argument("record", help="a boneyard-record/1 JSON file (one record, an array, or JSON Lines)")
     return parser
@@ -162,12 +170,17 @@ def full_screen(args: argparse.Namespace) -> bool:
     return not (args.line or args.json) and sys.stdin.isatty() and sys.stdout.isatty()
 
 
-async def _session(url: str, args: argparse.Namespace, table: dict[str, Any] | None = None) -> int:
-    client = Client(url, args.name)
+async def _session(
+    url: str, args: argparse.Namespace, table: dict[str, Any] | None = None, *, local: bool = False
+) -> int:
+    # A local server is new and knows no account: its player is a guest.
+    signer = None if args.guest or local else saved_signer()
+    client = Client(url, args.name, signer=signer)
     try:
         await client.connect()
     except (OSError, CommandError) as error:
-        print(f"boneyard: cannot connect to {url}: {error}", file=sys.stderr)
+        hint = " (--guest to play without your account)" if signer is not None else ""
+        print(f"boneyard: cannot connect to {url}: {error}{hint}", file=sys.stderr)
         return 1
     if full_screen(args):
         from boneyard.clients.cli.tui.app import BoneyardApp
@@ -209,7 +222,7 @@ async def _play(args: argparse.Namespace) -> int:
     if args.server:
         return await _session(args.server, args, table)
     async with local_server() as url:
-        return await _session(url, args, table)
+        return await _session(url, args, table, local=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -222,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_replay(
                 args.record, game=args.game, all_steps=args.all, colour=_colour(args), full_screen=whole
             )
+        if args.command == "account":
+            return asyncio.run(account.run(args))
         if args.command == "verify":
             from boneyard.clients.cli.verify import run_verify
 

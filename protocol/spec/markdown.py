@@ -21,6 +21,7 @@ from typing import Any
 import msgpack
 from pydantic import BaseModel
 
+from boneyard.protocol.accounts import LinkCodeMessage, LinkDevice
 from boneyard.protocol.codec import COMMAND_LIMITS, SERVER_LIMITS
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, Error
@@ -93,6 +94,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
     ("The pause between hands", (HandPause, Ready)),
     ("Fair deals", (DealCommitment, ContributeSeed, SeedContributed, DealRevealed)),
     ("Records", (GetRecord, RecordMessage)),
+    ("Accounts", (LinkDevice, LinkCodeMessage)),
 )
 """The message reference's sections, in order."""
 

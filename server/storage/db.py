@@ -156,6 +156,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE actions_by_arrival RENAME TO actions",
         "CREATE UNIQUE INDEX actions_by_move ON actions (table_id, game, move)",
     ),
+    # 12: accounts (feature accounts): each account by the key of its name (the name rules), its public
+    # keys, one-time link codes as their SHA-256 (an operator's recovery code is one); the account a
+    # session is signed in to (NULL: a guest).
+    (
+        """CREATE TABLE accounts (
+            key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            created REAL NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE account_keys (
+            public_key TEXT PRIMARY KEY,
+            account TEXT NOT NULL,
+            added REAL NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE link_codes (
+            code_hash TEXT PRIMARY KEY,
+            account TEXT NOT NULL,
+            expires REAL NOT NULL
+        ) WITHOUT ROWID""",
+        "ALTER TABLE sessions ADD COLUMN account TEXT",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

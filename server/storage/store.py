@@ -60,7 +60,9 @@ _REMOVE_TABLE = (
     "DELETE FROM tables WHERE table_id = ?",
 )
 _SET_ENDS = "UPDATE actions SET ends = ? WHERE table_id = ? AND game = ? AND move = ?"
-_UPSERT_SESSION = "INSERT OR REPLACE INTO sessions (token, player_id, name, epoch) VALUES (?, ?, ?, ?)"
+_UPSERT_SESSION = (
+    "INSERT OR REPLACE INTO sessions (token, player_id, name, epoch, account) VALUES (?, ?, ?, ?, ?)"
+)
 _DROP_SESSION = "DELETE FROM sessions WHERE token = ?"
 _SET_SESSION_LOG = "UPDATE sessions SET seq = ?, log = ? WHERE token = ?"
 _FORGET_SESSION_LOGS = "UPDATE sessions SET seq = 0, log = NULL WHERE log IS NOT NULL"
@@ -143,6 +145,11 @@ class LoggedSession(Protocol):
     def seq(self) -> int: ...
     @property
     def epoch(self) -> int: ...
+    @property
+    def account(self) -> str | None:
+        """The key of the account it is signed in to (``None``: a guest)."""
+        ...
+
     @property
     def log(self) -> deque[bytes] | None: ...
     @property
@@ -322,7 +329,8 @@ class DurableLog:
             self.journal.write(_SET_NEXT_DEADLINE, (when, table_id, move - 1, table_id))
 
     def session(self, session: LoggedSession) -> None:
-        self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name, session.epoch))
+        row = (session.token, session.player_id, session.name, session.epoch, session.account)
+        self.journal.write(_UPSERT_SESSION, row)
 
     def session_gone(self, token: str) -> None:
         self.journal.write(_DROP_SESSION, (token,))

@@ -72,6 +72,8 @@ class StoredSession:
     :mod:`~boneyard.server.storage.crashlog`)."""
     epoch: int | None = None
     """The numbering of its last connection's ``seq`` (``None``: stored before epochs)."""
+    account: str | None = None
+    """The key of the account it is signed in to (``None``: a guest, or stored before accounts)."""
 
 
 def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
@@ -125,10 +127,10 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
-    rows = connection.execute("SELECT token, player_id, name, seq, log, epoch FROM sessions")
+    rows = connection.execute("SELECT token, player_id, name, seq, log, epoch, account FROM sessions")
     sessions = {
-        token: StoredSession(token, player_id, name, seq, _unpacked(blob), epoch)
-        for token, player_id, name, seq, blob, epoch in rows
+        token: StoredSession(token, player_id, name, seq, _unpacked(blob), epoch, account)
+        for token, player_id, name, seq, blob, epoch, account in rows
     }
     return tables, sessions
 

@@ -37,6 +37,7 @@ import msgpack
 from pydantic import BaseModel
 
 from boneyard.clients.cli.core.commands import CommandError, ConnectionLost, NotConnected, PendingCommands
+from boneyard.clients.cli.core.identity import Signer
 from boneyard.clients.cli.core.mirror import Mirror, MirrorError
 from boneyard.clients.cli.core.pacing import Backoff, Pacer
 from boneyard.clients.cli.core.requests import Commands
@@ -49,6 +50,7 @@ from boneyard.clients.cli.core.transport import (
 )
 from boneyard.protocol import (
     CLOSE_CODES,
+    FEATURE_ACCOUNTS,
     FEATURE_TURN_IN_EVENT,
     DealCommitment,
     Error,
@@ -114,6 +116,7 @@ class Client(Commands):
         reconnect: bool = True,
         contribute_seeds: bool = True,
         fold_turns: bool = True,
+        signer: Signer | None = None,
     ) -> None:
         self.url = url
         self.name = name
@@ -129,6 +132,8 @@ class Client(Commands):
         """Send a random seed for the deals whenever a game starts at a seat we hold (``fair_deals``)."""
         self.fold_turns = fold_turns
         """Accept feature ``turn_in_event`` when the server offers it (what listeners see is the same)."""
+        self.signer = signer
+        """Feature ``accounts``: sign in to this account on every connection (``None``: a guest)."""
         self._connector = connector
         self._backoff = backoff or Backoff()
         self._pending = PendingCommands()
@@ -232,12 +237,14 @@ class Client(Commands):
             cid = self._pending.next_id()
             token = self.token if resume else None
             fold = self.fold_turns and FEATURE_TURN_IN_EVENT in hello.features
+            signer = self.signer if FEATURE_ACCOUNTS in hello.features and hello.nonce else None
             identify = Identify(
                 type="identify",
                 id=cid,
                 name=self.name,
                 resume=Resume(token=token, last_seq=self._last_seq) if token else None,
                 accept=(FEATURE_TURN_IN_EVENT,) if fold else (),
+                sign_in=signer.sign_in(hello.nonce) if signer and hello.nonce else None,
             )
             await transport.send(encode(identify))
             welcome = self._decode(await transport.recv())

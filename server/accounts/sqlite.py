@@ -1,0 +1,99 @@
+"""Accounts on a durable server's database: the :class:`AccountLog` writing through the journal, the
+book read back at start, and the operator's recovery code (``boneyard-server players recovery-code``).
+
+Writes go through the journal like the tables' (the ``welcome`` of a new account waits for its commit);
+reads of the book happen once, at start. A code written by the operator's command while the server runs
+is read when a sign-in names it (``stored_code``): the only read on the loop, and a rare one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from boneyard.server.accounts.book import Account, AccountBook, code_hash, new_code
+from boneyard.server.accounts.names import account_key
+from boneyard.server.storage.db import StorageError, connect, open_read_only
+from boneyard.server.storage.journal import Journal
+
+RECOVERY_CODE_SECONDS = 7 * 24 * 3600.0
+"""How long an operator's recovery code is good for."""
+
+
+class SQLiteAccountLog:
+    """The book's changes as statements on the journal; stored codes read through a connection of
+    their own (WAL: it never waits for the writer)."""
+
+    __slots__ = ("_journal", "_path")
+
+    def __init__(self, journal: Journal, path: Path) -> None:
+        self._journal = journal
+        self._path = path
+
+    def account_created(self, account: Account) -> None:
+        self._journal.write(
+            "INSERT INTO accounts (key, name, created) VALUES (?, ?, ?)",
+            (account.key, account.name, account.created),
+        )
+
+    def key_added(self, account: Account, public_key: str, now: float) -> None:
+        self._journal.write(
+            "INSERT INTO account_keys (public_key, account, added) VALUES (?, ?, ?)",
+            (public_key, account.key, now),
+        )
+
+    def code_made(self, account: Account, code_hash: str, expires: float) -> None:
+        self._journal.write(
+            "INSERT INTO link_codes (code_hash, account, expires) VALUES (?, ?, ?)",
+            (code_hash, account.key, expires),
+        )
+
+    def code_spent(self, code_hash: str) -> None:
+        self._journal.write("DELETE FROM link_codes WHERE code_hash = ?", (code_hash,))
+
+    def stored_code(self, code_hash: str) -> tuple[str, float] | None:
+        with closing(connect(self._path, read_only=True)) as reader:
+            row = reader.execute(
+                "SELECT account, expires FROM link_codes WHERE code_hash = ?", (code_hash,)
+            ).fetchone()
+        return None if row is None else (str(row[0]), float(row[1]))
+
+
+def load_book(journal: Journal, path: Path) -> AccountBook:
+    """Every account and key stored in the database at ``path``, in a book that writes through ``journal``."""
+    book = AccountBook(SQLiteAccountLog(journal, path))
+    with closing(connect(path, read_only=True)) as reader:
+        accounts = {
+            key: Account(key, name, created)
+            for key, name, created in reader.execute("SELECT key, name, created FROM accounts")
+        }
+        for public_key, key in reader.execute("SELECT public_key, account FROM account_keys"):
+            accounts[key].keys.add(public_key)
+    for account in accounts.values():
+        book.loaded(account)
+    return book
+
+
+def issue_recovery_code(path: Path, name: str, now: float) -> str:
+    """A one-time code adding a key to the account ``name`` (``RECOVERY_CODE_SECONDS``), written to
+    the database at ``path`` (a server may be running on it); :class:`StorageError` if there is no
+    such account."""
+    open_read_only(path).close()  # checks it is a Boneyard database of a version this one knows
+    connection = connect(path)
+    try:
+        row = connection.execute(
+            "SELECT key, name FROM accounts WHERE key = ?", (account_key(name),)
+        ).fetchone()
+        if row is None:
+            raise StorageError(f"no account named {name!r} in {path}")
+        code = new_code()
+        connection.execute(
+            "INSERT INTO link_codes (code_hash, account, expires) VALUES (?, ?, ?)",
+            (code_hash(code), row[0], now + RECOVERY_CODE_SECONDS),
+        )
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot write to {path}: {error}") from None
+    finally:
+        connection.close()
+    return code
