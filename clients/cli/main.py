@@ -15,9 +15,10 @@ from typing import Any, NoReturn
 
 from boneyard.clients.cli import account
 from boneyard.clients.cli.core.commands import CommandError
-from boneyard.clients.cli.core.identity import saved_signer
+from boneyard.clients.cli.core.identity import SavedSeats, saved_signer
 from boneyard.clients.cli.core.session import Client
 from boneyard.clients.cli.ui.app import LineUI
+from boneyard.clients.cli.ui.controller import Controller
 from boneyard.protocol.values import PARTNERSHIP_PLAYERS, check_partnerships
 
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
@@ -173,9 +174,16 @@ def full_screen(args: argparse.Namespace) -> bool:
 async def _session(
     url: str, args: argparse.Namespace, table: dict[str, Any] | None = None, *, local: bool = False
 ) -> int:
-    # A local server is new and knows no account: its player is a guest.
+    # A local server is new and knows no account: its player is a guest, and nothing to come back to.
     signer = None if args.guest or local else saved_signer()
-    client = Client(url, args.name, signer=signer)
+    seats = None if local else SavedSeats(url)
+    client = Client(
+        url,
+        args.name,
+        signer=signer,
+        token=seats.token() if seats else None,
+        on_token=seats.keep if seats else None,
+    )
     try:
         await client.connect()
     except (OSError, CommandError) as error:
@@ -186,8 +194,7 @@ async def _session(
         from boneyard.clients.cli.tui.app import BoneyardApp
 
         async def create(app: BoneyardApp) -> None:
-            if table is not None:
-                await app.controller.create(table)
+            await _begin(app.controller, table)
 
         app = BoneyardApp(
             client,
@@ -200,15 +207,29 @@ async def _session(
         return await app.run_session()
 
     async def startup(ui: LineUI) -> None:
-        if table is not None:
-            await ui.controller.create(table)
-        else:  # `connect` opens on the lobby: every table now; changes then print as they happen
+        if not await _begin(ui.controller, table):
+            # `connect` opens on the lobby: every table now; changes then print as they happen
             await ui.execute("tables")
 
     ui = LineUI(
         client, auto=args.auto, json_mode=args.json, colour=_colour(args), exit_on_game_over=args.auto
     )
     return await ui.run(startup)
+
+
+async def _begin(controller: Controller, table: dict[str, Any] | None) -> bool:
+    """Back at the seats a crashed client left (the server gave them back), else at the table ``play``
+    asks for; whether either."""
+    welcome = controller.client.welcome
+    if welcome is not None and welcome.resumed and welcome.seats:
+        back = welcome.seats[0]
+        controller.current = back.table_id
+        controller.info(f"back at your game at {back.table_id}, seat {back.seat}")
+        return True
+    if table is not None:
+        await controller.create(table)
+        return True
+    return False
 
 
 async def _play(args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""Who the player is, kept on disk: an account's Ed25519 key pair (feature ``accounts``).
+"""Who the player is, kept on disk: an account's Ed25519 key pair (feature ``accounts``), and a guest's
+resume token per server.
 
 As ssh does, the client keeps the private key in its configuration directory, readable by its owner
 only (0600, in a 0700 directory); the server keeps the public key. ``boneyard account create NAME``
@@ -10,6 +11,10 @@ makes a key and registers it; later ``boneyard play`` and ``connect`` sign in wi
 >>> keys = KeyPair.create(home / "keys" / "ana.key")
 >>> oct((home / "keys" / "ana.key").stat().st_mode & 0o777), KeyPair.load(home / "keys" / "ana.key") == keys
 ('0o600', True)
+>>> seats = SavedSeats("ws://h:1/", home)
+>>> seats.keep("tok1"); SavedSeats("ws://h:1/", home).token(), SavedSeats("ws://other/", home).token()
+('tok1', None)
+>>> seats.keep(None); seats.token()
 >>> request = Signer("ana", keys).sign_in("n" * 43)
 >>> request.account, request.public_key == keys.public_key, len(request.signature)
 ('ana', True, 86)
@@ -17,6 +22,8 @@ makes a key and registers it; later ``boneyard play`` and ``connect`` sign in wi
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -128,3 +135,38 @@ def saved_signer(home: Path | None = None) -> Signer | None:
 def save_account(account: str, home: Path | None = None) -> None:
     """Sign in to ``account`` from now on."""
     private_file((home or config_dir()) / "account", f"{account}\n".encode())
+
+
+class SavedSeats:
+    """The resume token of the seats held on one server, kept in the file ``seats.json`` (0600, a map of
+    server URL to token) while the client runs, so that the next ``boneyard play`` or ``connect`` to that
+    server after a crash asks for them back. A clean exit forgets it (the client's ``on_token(None)``)."""
+
+    __slots__ = ("_path", "url")
+
+    def __init__(self, url: str, home: Path | None = None) -> None:
+        self.url = url
+        self._path = (home or config_dir()) / "seats.json"
+
+    def _all(self) -> dict[str, str]:
+        try:
+            kept = json.loads(self._path.read_text())
+        except (OSError, ValueError):
+            return {}
+        return {k: v for k, v in kept.items() if isinstance(v, str)} if isinstance(kept, dict) else {}
+
+    def token(self) -> str | None:
+        """The token kept for this server, if any."""
+        return self._all().get(self.url)
+
+    def keep(self, token: str | None) -> None:
+        """Keep ``token`` for this server (``None``: forget it)."""
+        kept = self._all()
+        if token is None and self.url not in kept:
+            return
+        if token is None:
+            del kept[self.url]
+        else:
+            kept[self.url] = token
+        with contextlib.suppress(OSError):  # a read-only home: the seats are not kept, as before
+            private_file(self._path, json.dumps(kept).encode())
