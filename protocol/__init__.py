@@ -58,6 +58,7 @@ from boneyard.protocol.game import (
 from boneyard.protocol.handshake import (
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
+    FEATURE_BOT_SEATS,
     FEATURE_PRIVATE_TABLES,
     FEATURE_TURN_IN_EVENT,
     Hello,
@@ -144,6 +145,7 @@ __all__ = [
     "FEATURE_ACCOUNTS",
     "FEATURE_BOT_DELAY",
     "FEATURE_BOT_LEVELS",
+    "FEATURE_BOT_SEATS",
     "FEATURE_HAND_PAUSE",
     "FEATURE_PRIVATE_TABLES",
     "FEATURE_TURN_IN_EVENT",

@@ -99,6 +99,9 @@ FEATURE_BOT_DELAY = "bot_delay"
 """``hello.features`` names it when ``create_table`` accepts ``bot_delay_ms``."""
 FEATURE_PRIVATE_TABLES = "private_tables"
 """``hello.features`` names it when tables may be private (``create_table.private``, invite codes)."""
+FEATURE_BOT_SEATS = "bot_seats"
+"""``hello.features`` names it when a bot's seat at an untimed table goes only to those its creator admits
+(``create_table.open_bot_seats``)."""
 FEATURE_BOT_LEVELS = "bot_levels"
 """``hello.features`` names it when ``create_table`` accepts ``bot_levels``."""
 FEATURE_TURN_IN_EVENT: Literal["turn_in_event"] = "turn_in_event"
@@ -131,7 +134,8 @@ class Hello(ServerMessageBase):
     ``hand_pause``, ``snapshot.pause``: section 5, "The pause between hands"); ``turn_in_event``, a client
     may opt in (``identify.accept``) to get the turn after an action's events inside the last of them
     (section 5, "Turns inside events"); ``accounts``, players may sign in with a key (``nonce``,
-    ``identify.sign_in``, ``welcome.account``, ``link_device``: section 7, "Accounts")."""
+    ``identify.sign_in``, ``welcome.account``, ``link_device``: section 7, "Accounts"); ``bot_seats``, a
+    bot's seat at an untimed table goes only to those its creator admits (``create_table.open_bot_seats``)."""
     nonce: Nonce | None = None
     """Feature ``accounts``: fresh for this connection; an ``identify.sign_in`` signs it, once."""
 

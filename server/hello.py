@@ -10,6 +10,7 @@ from boneyard.protocol import (
     FEATURE_ACCOUNTS,
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
+    FEATURE_BOT_SEATS,
     FEATURE_HAND_PAUSE,
     FEATURE_PRIVATE_TABLES,
     FEATURE_TURN_IN_EVENT,
@@ -32,6 +33,7 @@ FEATURES = (
     FEATURE_HAND_PAUSE,
     FEATURE_TURN_IN_EVENT,
     FEATURE_ACCOUNTS,
+    FEATURE_BOT_SEATS,
 )
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 

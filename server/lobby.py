@@ -163,6 +163,7 @@ class Lobby:
             hand_pause_ms=command.hand_pause_ms,
             owner=session.player_id,
             invite=invite,
+            open_bot_seats=command.open_bot_seats,
         )
         self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
         reply = TableCreated(
@@ -198,6 +199,7 @@ class Lobby:
         invite: str | None = None,
         bot_levels: Sequence[str] = (),
         hand_pause_ms: int | None = None,
+        open_bot_seats: bool = False,
     ) -> Table:
         """A new table in the lobby, written down; ``table_id``: a restored table, already stored (it is
         noted once it is whole, by :meth:`Table.restored`)."""
@@ -205,7 +207,7 @@ class Lobby:
         table_id = table_id or f"t{next(self._table_ids)}-{self._run}"
         table = Table(self, table_id, spec, options, turn_seconds, bots, bot_levels)
         table.bot_delay_ms, table.owner, table.invite = bot_delay_ms, owner, invite
-        table.hand_pause_ms = hand_pause_ms
+        table.hand_pause_ms, table.open_bot_seats = hand_pause_ms, open_bot_seats
         self.tables[table.table_id] = table
         if not restoring:
             self.table_log.table(table)

@@ -54,6 +54,7 @@ class Table:
         "hand_pause_ms",
         "host",
         "invite",
+        "open_bot_seats",
         "options",
         "options_dict",
         "owner",
@@ -102,6 +103,8 @@ class Table:
         """The player id of whoever created the table (``None``: from before owners were stored)."""
         self.invite: str | None = None
         """A private table's invite code: seats are taken with it only (``None``: an open table)."""
+        self.open_bot_seats = False
+        """Anyone may take a bot's seat at this untimed table (else only those the creator admits)."""
         self.removed = False
         self._info_packed: bytes | None = None
 
@@ -181,6 +184,7 @@ class Table:
                 "bot_delay_ms": self.bot_delay_ms,
                 "record_id": self.record_id,
                 "hand_pause_ms": self.hand_pause_ms,
+                "open_bot_seats": self.open_bot_seats,
             }
         )
 
@@ -352,6 +356,7 @@ class Table:
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
         self.hand_pause_ms = stored.hand_pause_ms
         self.owner, self.invite = stored.owner, stored.invite
+        self.open_bot_seats = stored.open_bot_seats
         regenerated = self.cycle.restore(stored, actions, regenerate_from)
         self._info_packed = None
         return regenerated

@@ -158,7 +158,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 12: accounts (feature accounts): each account by the key of its name (the name rules), its public
     # keys, one-time link codes as their SHA-256 (an operator's recovery code is one); the account a
-    # session is signed in to (NULL: a guest).
+    # session is signed in to (NULL: a guest). An untimed table's bot seats opened to all (bot_seats).
     (
         """CREATE TABLE accounts (
             key TEXT PRIMARY KEY,
@@ -176,6 +176,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             expires REAL NOT NULL
         ) WITHOUT ROWID""",
         "ALTER TABLE sessions ADD COLUMN account TEXT",
+        "ALTER TABLE tables ADD COLUMN open_bot_seats INTEGER NOT NULL DEFAULT 0",
     ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,

@@ -58,6 +58,8 @@ class StoredTable:
     invite: str | None = None
     hand_pause_ms: int | None = None
     hand_ready: list[int] | None = None
+    open_bot_seats: bool = False
+    """Anyone may take a bot's seat at this untimed table (feature ``bot_seats``)."""
     """The seats ready in the pause between hands the game was in (``None``: none)."""
 
 
@@ -119,11 +121,12 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             invite=row[16],
             hand_pause_ms=row[17],
             hand_ready=None if row[18] is None else json.loads(row[18]),
+            open_bot_seats=bool(row[19]),
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
             " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite,"
-            " hand_pause_ms, hand_ready FROM tables"
+            " hand_pause_ms, hand_ready, open_bot_seats FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

@@ -80,6 +80,7 @@ MOON_TABLE: Data = {
     "bot_delay_ms": None,
     "record_id": None,
     "private": False,
+    "open_bot_seats": False,
     "hand_pause_ms": None,
     "options": {"all_pass": "redeal", "target": 21},
 }
@@ -94,6 +95,7 @@ STRAIGHT_TABLE: Data = {
     "bot_delay_ms": None,
     "record_id": None,
     "private": False,
+    "open_bot_seats": False,
     "hand_pause_ms": None,
     "options": {"players": 4, "partnerships": True, "target": 250},
 }

@@ -61,6 +61,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "hand_pause",
             "turn_in_event",
             "accounts",
+            "bot_seats",
         ],
         nonce=NONCE,
     ),
