@@ -43,6 +43,7 @@ ErrorCode = Literal[
     "name_taken",
     "name_refused",
     "not_signed_in",
+    "no_such_player",
     "unavailable",
     "internal_error",
 ]
@@ -103,7 +104,11 @@ ERROR_CODES: dict[ErrorCode, str] = {
         "Feature `accounts`: the name rules refuse `sign_in.account` for a new account (section 7, "
         '"Accounts"). The connection is then closed with 4001.'
     ),
-    "not_signed_in": "Feature `accounts`: the command is for signed-in players only (`link_device`).",
+    "not_signed_in": (
+        "Feature `accounts`: the command is for signed-in players only (`link_device`; creating, joining "
+        "or taking a seat at a rated table)."
+    ),
+    "no_such_player": "Feature `ratings`: `get_profile` names no account and no bot level.",
     "unavailable": "The server is shutting down or full and takes no new tables or seats.",
     "internal_error": "The server failed; the command may or may not have taken effect.",
 }

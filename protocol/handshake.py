@@ -135,7 +135,9 @@ class Hello(ServerMessageBase):
     may opt in (``identify.accept``) to get the turn after an action's events inside the last of them
     (section 5, "Turns inside events"); ``accounts``, players may sign in with a key (``nonce``,
     ``identify.sign_in``, ``welcome.account``, ``link_device``: section 7, "Accounts"); ``bot_seats``, a
-    bot's seat at an untimed table goes only to those its creator admits (``create_table.open_bot_seats``)."""
+    bot's seat at an untimed table goes only to those its creator admits (``create_table.open_bot_seats``);
+    ``ratings``, rated tables, profiles and leaderboards (``create_table.rated``, ``rating_changes``,
+    ``get_profile``, ``get_leaderboard``: section 5, "Rated games")."""
     nonce: Nonce | None = None
     """Feature ``accounts``: fresh for this connection; an ``identify.sign_in`` signs it, once."""
 

@@ -85,6 +85,8 @@ class BaseTable(WireModel):
     open_bot_seats: Bool = False
     """Feature ``bot_seats``: anyone may take a bot's seat at this untimed table (``create_table``'s
     ``open_bot_seats``)."""
+    rated: Bool = False
+    """Feature ``ratings``: the table's games are rated (``create_table.rated``)."""
     hand_pause_ms: HandPauseMs | None = None
     """Feature ``hand_pause``: the pause between hands as the creator set it (``create_table``'s
     ``hand_pause_ms``); ``null``: the server's default (``hello.limits.hand_pause_ms`` where a human
@@ -232,6 +234,10 @@ class BaseCreateTable(CommandBase):
     the creator, and at a private table those with its invite code; others' ``take_seat`` gets
     ``not_invited``. True opens the bots' seats of an open untimed table to anyone (who then plays on
     the server's turn timer, as above). Timed tables are not concerned."""
+    rated: Bool = False
+    """Feature ``ratings``: rate this table's games (section 5, "Rated games"). A rated table is timed
+    (``turn_seconds`` null: ``invalid_options``) and seats signed-in players and bots only: its creator, and
+    whoever joins or takes a seat, must be signed in (``not_signed_in``)."""
 
     @property
     def players(self) -> int:

@@ -40,6 +40,7 @@ from boneyard.protocol.lobby import (
     TakeSeat,
 )
 from boneyard.protocol.pause import HandPause, Ready
+from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
 from boneyard.protocol.views import Snapshot
 
@@ -58,7 +59,9 @@ ClientCommand = Annotated[
     | GetRecord
     | ContributeSeed
     | Ready
-    | LinkDevice,
+    | LinkDevice
+    | GetProfile
+    | GetLeaderboard,
     Field(discriminator="type"),
 ]
 """Every client-to-server command."""
@@ -85,7 +88,10 @@ ServerMessage = Annotated[
     | SeedContributed
     | DealRevealed
     | HandPause
-    | LinkCodeMessage,
+    | LinkCodeMessage
+    | RatingChanges
+    | Profile
+    | Leaderboard,
     Field(discriminator="type"),
 ]
 """Every server-to-client message."""
@@ -141,6 +147,8 @@ REPLIES: Mapping[str, str] = {
     "contribute_seed": "ok",
     "ready": "ok",
     "link_device": "link_code",
+    "get_profile": "profile",
+    "get_leaderboard": "leaderboard",
 }
 """The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""
 

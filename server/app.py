@@ -39,6 +39,7 @@ from boneyard.server.lobby import Lobby
 from boneyard.server.machine import check_bindable, connection_cap, descriptor_limit, node_name
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
+from boneyard.server.ratings.sqlite import load_ratings
 from boneyard.server.records import MemoryRecordStore, RecordStore
 from boneyard.server.settings import Settings
 from boneyard.server.storage.db import StorageError
@@ -170,7 +171,10 @@ class BoneyardServer:
         hello = hello_body(settings, self.max_connections)
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else self.cluster.writes if self.cluster else None
-        accounts = load_book(storage.journal, storage.db.path) if storage is not None else None
+        accounts = None
+        if storage is not None:
+            accounts = load_book(storage.journal, storage.db.path)
+            self.lobby.ratings = load_ratings(storage.journal, storage.db.path)
         commands = Commands(self.lobby, hello, accounts)
         self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
         if self.cluster is not None:

@@ -35,6 +35,7 @@ from boneyard.server.accounts.signin import LINK_CODE_SECONDS, SignInDesk
 from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
 from boneyard.server.logs import ids
+from boneyard.server.ratings.replies import leaderboard_body, profile_body
 from boneyard.server.session import Session, new_epoch
 from boneyard.server.table import Table
 from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, stamp, with_fields
@@ -317,6 +318,16 @@ class Commands:
             )
         )
 
+    def _get_profile(self, link: Link, session: Session, command: Any) -> None:
+        body = profile_body(self.lobby.ratings, self.accounts.book, command)
+        session.deliver(body)
+        link.charge(len(body))
+
+    def _get_leaderboard(self, link: Link, session: Session, command: Any) -> None:
+        body = leaderboard_body(self.lobby.ratings, self.accounts.book, command)
+        session.deliver(body)
+        link.charge(len(body))
+
     def _get_record(self, link: Link, session: Session, command: Any) -> None:
         body = self.lobby.record_bodies.reply(command.record_id, command.id)
         if body is None and self.cluster is not None:
@@ -387,6 +398,8 @@ HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
     "contribute_seed": Commands._contribute_seed,
     "ready": Commands._ready,
     "link_device": Commands._link_device,
+    "get_profile": Commands._get_profile,
+    "get_leaderboard": Commands._get_leaderboard,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

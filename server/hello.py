@@ -18,6 +18,7 @@ from boneyard.protocol import (
     Limits,
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.protocol.ratings import FEATURE_RATINGS
 from boneyard.protocol.values import MAX_HAND_PAUSE_MS
 from boneyard.server.connection import BAD_FRAMES
 from boneyard.server.settings import Settings
@@ -34,6 +35,7 @@ FEATURES = (
     FEATURE_TURN_IN_EVENT,
     FEATURE_ACCOUNTS,
     FEATURE_BOT_SEATS,
+    FEATURE_RATINGS,
 )
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 

@@ -27,6 +27,9 @@ from boneyard.server.metrics import Metrics
 from boneyard.server.presence import Presence
 from boneyard.server.pushes import LobbyPushes, removed_body, table_list_body
 from boneyard.server.quota import TableQuota
+from boneyard.server.rated import RatedTable, check_signed_in
+from boneyard.server.ratings.book import RatingBook
+from boneyard.server.ratings.kinds import Kind, kind_of
 from boneyard.server.record_bodies import RecordBodies
 from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
@@ -59,6 +62,8 @@ class Lobby:
         self.bots: BotRunner | None = None
         """Where searching bots think, off the loop (set by the server; ``None``: inline)."""
         self.tables: dict[str, Table] = {}
+        self.ratings = RatingBook()
+        """Feature ``ratings``: every rating (in memory unless the server sets a stored book)."""
         self.presence = Presence(settings, clock, table_log)
         """Sessions by token, those in the lobby, dropped sessions' grace, away and expiry."""
         self.by_token = self.presence.by_token
@@ -152,6 +157,11 @@ class Lobby:
             turn_seconds = settings.turn_seconds
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
+        rated = kind_of(spec.name, options.as_dict()) if command.rated else None
+        if rated is not None:
+            check_signed_in(session)
+            if turn_seconds is None:
+                raise CommandError("invalid_options", "a rated table has a turn timer")
         invite = secrets.token_urlsafe(18) if command.private else None
         table = self.open_table(
             spec,
@@ -164,6 +174,7 @@ class Lobby:
             owner=session.player_id,
             invite=invite,
             open_bot_seats=command.open_bot_seats,
+            rated=rated,
         )
         self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
         reply = TableCreated(
@@ -200,6 +211,7 @@ class Lobby:
         bot_levels: Sequence[str] = (),
         hand_pause_ms: int | None = None,
         open_bot_seats: bool = False,
+        rated: Kind | None = None,
     ) -> Table:
         """A new table in the lobby, written down; ``table_id``: a restored table, already stored (it is
         noted once it is whole, by :meth:`Table.restored`)."""
@@ -208,6 +220,7 @@ class Lobby:
         table = Table(self, table_id, spec, options, turn_seconds, bots, bot_levels)
         table.bot_delay_ms, table.owner, table.invite = bot_delay_ms, owner, invite
         table.hand_pause_ms, table.open_bot_seats = hand_pause_ms, open_bot_seats
+        table.rated = None if rated is None else RatedTable(self.ratings, rated)
         self.tables[table.table_id] = table
         if not restoring:
             self.table_log.table(table)

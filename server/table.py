@@ -31,6 +31,8 @@ from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
 from boneyard.server.match import Match
+from boneyard.server.rated import RatedTable, check_signed_in
+from boneyard.server.ratings.kinds import Kind, as_kind
 from boneyard.server.seating import Seating
 from boneyard.server.seats import Listener, Roster, Seat
 from boneyard.server.session import Session
@@ -58,6 +60,7 @@ class Table:
         "options",
         "options_dict",
         "owner",
+        "rated",
         "record_id",
         "removed",
         "roster",
@@ -98,6 +101,8 @@ class Table:
         sits, none at a table of bots only."""
         self.record_id: str | None = None
         """The record id of the last game finished here (public, in the table's description)."""
+        self.rated: RatedTable | None = None
+        """Feature ``ratings``: the table's games are rated (``None``: not a rated table)."""
         self.chat_log = TableChat(host, table_id)
         self.owner: str | None = None
         """The player id of whoever created the table (``None``: from before owners were stored)."""
@@ -185,6 +190,7 @@ class Table:
                 "record_id": self.record_id,
                 "hand_pause_ms": self.hand_pause_ms,
                 "open_bot_seats": self.open_bot_seats,
+                "rated": self.rated is not None,
             }
         )
 
@@ -286,21 +292,42 @@ class Table:
     def join(
         self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
     ) -> None:
+        if self.rated is not None:
+            check_signed_in(session)
         self.seating.join(session, seat, reply_to, invite)
 
     def take_seat(
         self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
     ) -> None:
+        if self.rated is not None:
+            check_signed_in(session)
         self.seating.take_seat(session, seat, reply_to, invite)
 
     def spectate(self, session: Session, reply_to: CommandId | None) -> None:
         self.seating.spectate(session, reply_to)
 
     def leave(self, session: Session) -> None:
+        self._leaving(session)
         self.seating.leave(session)
 
     def abandon(self, session: Session) -> None:
+        self._leaving(session)
         self.seating.abandon(session)
+
+    @property
+    def rated_kind(self) -> Kind | None:
+        """The kind its games are rated as (stored with the table); ``None``: not rated."""
+        return None if self.rated is None else self.rated.kind
+
+    def _leaving(self, session: Session) -> None:
+        seat = self.roster.seat_of(session)
+        if self.rated is not None and self.status == "playing" and seat is not None:
+            self.rated.left(seat, session)  # leaving a rated game in progress counts as its loss
+            if all(other.session is session for other in self.roster.humans()):
+                # The last player left: the game is abandoned (the table goes), and rated so at once.
+                session.deliver(
+                    self.rated.over(self.table_id, self.seats, None, (), None, self.host.clock.wall())
+                )
 
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
@@ -343,7 +370,13 @@ class Table:
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
         return self.cycle.deal_columns()
 
-    def game_over(self) -> None:
+    def game_over(self, winner: int, scores: Sequence[int]) -> None:
+        if self.rated is not None:
+            body = self.rated.over(
+                self.table_id, self.seats, winner, scores, self.record_id, self.host.clock.wall()
+            )
+            for session, _ in self.roster.listeners():
+                session.deliver(body)
         self.cycle.game_over()
 
     def restore_game(
@@ -357,6 +390,8 @@ class Table:
         self.hand_pause_ms = stored.hand_pause_ms
         self.owner, self.invite = stored.owner, stored.invite
         self.open_bot_seats = stored.open_bot_seats
+        if stored.rated is not None:
+            self.rated = RatedTable(self.host.ratings, as_kind(stored.rated))
         regenerated = self.cycle.restore(stored, actions, regenerate_from)
         self._info_packed = None
         return regenerated

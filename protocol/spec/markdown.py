@@ -60,6 +60,7 @@ from boneyard.protocol.lobby import (
 )
 from boneyard.protocol.messages import COMMAND_MODELS, REPLIES
 from boneyard.protocol.pause import HandPause, Ready
+from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
 from boneyard.protocol.spec.examples import ALL_EXAMPLES, Example
 from boneyard.protocol.spec.schemas import JsonObj, json_schema
@@ -95,6 +96,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
     ("Fair deals", (DealCommitment, ContributeSeed, SeedContributed, DealRevealed)),
     ("Records", (GetRecord, RecordMessage)),
     ("Accounts", (LinkDevice, LinkCodeMessage)),
+    ("Ratings", (RatingChanges, GetProfile, Profile, GetLeaderboard, Leaderboard)),
 )
 """The message reference's sections, in order."""
 

@@ -159,6 +159,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 12: accounts (feature accounts): each account by the key of its name (the name rules), its public
     # keys, one-time link codes as their SHA-256 (an operator's recovery code is one); the account a
     # session is signed in to (NULL: a guest). An untimed table's bot seats opened to all (bot_seats).
+    # Ratings (feature ratings): a rated table's kind, each player's rating per kind (an account's key or
+    # bot-<level>), and each rated game of each player.
     (
         """CREATE TABLE accounts (
             key TEXT PRIMARY KEY,
@@ -177,6 +179,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) WITHOUT ROWID""",
         "ALTER TABLE sessions ADD COLUMN account TEXT",
         "ALTER TABLE tables ADD COLUMN open_bot_seats INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE tables ADD COLUMN rated TEXT",
+        """CREATE TABLE ratings (
+            player TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            PRIMARY KEY (player, kind)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE rated_games (
+            player TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            record_id TEXT,
+            finished REAL NOT NULL,
+            before INTEGER NOT NULL,
+            after INTEGER NOT NULL,
+            won INTEGER NOT NULL
+        )""",
+        "CREATE INDEX rated_games_by_player ON rated_games (player, finished)",
     ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,

@@ -33,8 +33,8 @@ from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
         bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms,
-        hand_ready, open_bot_seats)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        hand_ready, open_bot_seats, rated)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
         deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
@@ -128,6 +128,8 @@ class LoggedTable(Protocol):
     def hand_pause_ms(self) -> int | None: ...
     @property
     def open_bot_seats(self) -> bool: ...
+    @property
+    def rated_kind(self) -> str | None: ...
     @property
     def hand_ready(self) -> list[int] | None:
         """The seats ready in a pause between hands; ``None``: no pause."""
@@ -258,6 +260,7 @@ def table_rows(table: LoggedTable) -> TableRows:
         table.hand_pause_ms,
         None if (ready := table.hand_ready) is None else json.dumps(ready),
         table.open_bot_seats,
+        table.rated_kind,
     )
     seats = tuple(
         (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats

@@ -60,6 +60,8 @@ class StoredTable:
     hand_ready: list[int] | None = None
     open_bot_seats: bool = False
     """Anyone may take a bot's seat at this untimed table (feature ``bot_seats``)."""
+    rated: str | None = None
+    """The kind a rated table's games are rated as (feature ``ratings``); ``None``: not rated."""
     """The seats ready in the pause between hands the game was in (``None``: none)."""
 
 
@@ -122,11 +124,12 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             hand_pause_ms=row[17],
             hand_ready=None if row[18] is None else json.loads(row[18]),
             open_bot_seats=bool(row[19]),
+            rated=row[20],
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
             " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite,"
-            " hand_pause_ms, hand_ready, open_bot_seats FROM tables"
+            " hand_pause_ms, hand_ready, open_bot_seats, rated FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))

@@ -81,6 +81,7 @@ MOON_TABLE: Data = {
     "record_id": None,
     "private": False,
     "open_bot_seats": False,
+    "rated": False,
     "hand_pause_ms": None,
     "options": {"all_pass": "redeal", "target": 21},
 }
@@ -96,6 +97,7 @@ STRAIGHT_TABLE: Data = {
     "record_id": None,
     "private": False,
     "open_bot_seats": False,
+    "rated": False,
     "hand_pause_ms": None,
     "options": {"players": 4, "partnerships": True, "target": 250},
 }

@@ -62,6 +62,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "turn_in_event",
             "accounts",
             "bot_seats",
+            "ratings",
         ],
         nonce=NONCE,
     ),
@@ -157,6 +158,55 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
         reply_to=1,
         code="sign_in_refused",
         message="no such account, or not this key's",
+    ),
+    # --- ratings (feature ratings) ---
+    server(
+        "`rating_changes` after a rated Moon game",
+        type="rating_changes",
+        seq=88,
+        table_id="t7k2",
+        kind="moon",
+        record_id="r9Xb2",
+        changes=[
+            {"seat": 0, "player": "Ana", "before": 1500, "after": 1672, "provisional": True},
+            {"seat": 1, "player": "bot-good", "before": 1614, "after": 1571, "provisional": False},
+            {"seat": 2, "player": "li", "before": 1500, "after": 1285, "provisional": True},
+        ],
+    ),
+    command("`get_profile`", type="get_profile", id=8, player="Ana", offset=0, limit=1),
+    server(
+        "`profile`",
+        type="profile",
+        seq=90,
+        reply_to=8,
+        player="Ana",
+        ratings=[
+            {"kind": "moon", "rating": 1672, "deviation": 492, "provisional": True, "games": 1, "wins": 1}
+        ],
+        games=[
+            {
+                "record_id": "r9Xb2",
+                "kind": "moon",
+                "finished_ms": 1796380000000,
+                "before": 1500,
+                "after": 1672,
+                "won": True,
+            }
+        ],
+        total=1,
+    ),
+    command("`get_leaderboard`", type="get_leaderboard", id=9, kind="moon", offset=0, limit=20),
+    server(
+        "`leaderboard`",
+        type="leaderboard",
+        seq=91,
+        reply_to=9,
+        kind="moon",
+        entries=[
+            {"rank": 1, "player": "bot-strong", "rating": 1702, "deviation": 231, "games": 40},
+            {"rank": 2, "player": "bot-good", "rating": 1614, "deviation": 238, "games": 36},
+        ],
+        total=2,
     ),
     command("`link_device`", type="link_device", id=7),
     server(
