@@ -13,7 +13,7 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, NoReturn
 
-from boneyard.clients.cli import account
+from boneyard.clients.cli import account, standings
 from boneyard.clients.cli.core.commands import CommandError
 from boneyard.clients.cli.core.identity import SavedSeats, saved_signer
 from boneyard.clients.cli.core.session import Client
@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-delay", type=_bot_delay, metavar="MS", help="milliseconds before each bot move (0..10000)"
     )
     play.add_argument(
+        "--rated", action="store_true", help="a rated game (with --server, signed in: `boneyard account`)"
+    )
+    play.add_argument(
         "--bots",
         choices=["basic", "good", "strong"],
         help="how well the bots play (default: the server's basic)",
@@ -125,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     account.add_parser(sub)
+    standings.add_parsers(sub)
 
     verify = sub.add_parser("verify", help="check a saved record's deals against its seeds (fair deals)")
     verify.add_argument("record", help="a boneyard-record/1 JSON file (one record, an array, or JSON Lines)")
@@ -240,6 +244,8 @@ async def _play(args: argparse.Namespace) -> int:
         table["bot_delay_ms"] = args.bot_delay
     if args.bots:
         table["bot_levels"] = [args.bots] * (players - 1)
+    if args.rated:
+        table["rated"] = True
     if args.server:
         return await _session(args.server, args, table)
     async with local_server() as url:
@@ -258,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if args.command == "account":
             return asyncio.run(account.run(args))
+        if args.command in ("profile", "leaderboard"):
+            return asyncio.run(standings.run(args))
         if args.command == "verify":
             from boneyard.clients.cli.verify import run_verify
 

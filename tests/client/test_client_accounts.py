@@ -111,3 +111,26 @@ def test_a_killed_client_comes_back_to_its_seat(tmp_path: Path, server_url: str)
     assert code == 0 and "Traceback" not in second.screen
     # A clean exit forgets the token: nothing to come back to.
     assert json.loads((tmp_path / "boneyard" / "seats.json").read_text()) == {}
+
+
+def test_a_rated_game_then_the_profile_and_the_leaderboard(tmp_path: Path, server_url: str) -> None:
+    assert boneyard(tmp_path, "account", "create", "Ana", "--server", server_url).returncode == 0
+    played = boneyard(
+        tmp_path, "play", "moon", "--server", server_url, "--rated", "--auto", "--target", "3", "--turn", "30"
+    )
+    assert played.returncode == 0, played.stderr[-2000:]
+    assert "Game over:" in played.stdout
+    profile = boneyard(tmp_path, "profile", "ana", "--server", server_url)
+    assert profile.returncode == 0, profile.stderr
+    lines = profile.stdout.splitlines()
+    assert lines[0] == "Ana" and lines[1].split()[0] == "moon" and "?" in lines[1] and "1 game," in lines[1]
+    assert lines[2] == "rated games (1 of 1, newest first):" and "1500 -> " in lines[3]
+    bots = boneyard(tmp_path, "profile", "bot-basic", "--server", server_url)
+    assert bots.returncode == 0 and bots.stdout.splitlines()[0] == "bot-basic"
+    board = boneyard(tmp_path, "leaderboard", "moon", "--server", server_url)
+    assert board.returncode == 0 and board.stdout.splitlines() == ["moon: 0 established players"]
+    nobody = boneyard(tmp_path, "profile", "nobody", "--server", server_url)
+    assert nobody.returncode == 1 and "no_such_player" in nobody.stderr and "Traceback" not in nobody.stderr
+    # A guest may not play rated.
+    guest = boneyard(tmp_path, "play", "moon", "--server", server_url, "--rated", "--auto", "--guest")
+    assert "a rated table seats signed-in players only" in guest.stdout and "Traceback" not in guest.stderr

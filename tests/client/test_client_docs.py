@@ -35,7 +35,7 @@ def test_the_guide_names_every_command_and_flag() -> None:
     ):
         assert flag in GUIDE, flag
     subcommands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert set(subcommands) == {"connect", "play", "replay", "verify", "account"}
+    assert set(subcommands) == {"connect", "play", "replay", "verify", "account", "profile", "leaderboard"}
     for subcommand in subcommands:
         assert f"boneyard {subcommand} " in GUIDE, subcommand
 
