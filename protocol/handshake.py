@@ -137,7 +137,8 @@ class Hello(ServerMessageBase):
     ``identify.sign_in``, ``welcome.account``, ``link_device``: section 7, "Accounts"); ``bot_seats``, a
     bot's seat at an untimed table goes only to those its creator admits (``create_table.open_bot_seats``);
     ``ratings``, rated tables, profiles and leaderboards (``create_table.rated``, ``rating_changes``,
-    ``get_profile``, ``get_leaderboard``: section 5, "Rated games")."""
+    ``get_profile``, ``get_leaderboard``: section 5, "Rated games"); ``seeks``, matchmaking (``seek``,
+    ``cancel_seek``, ``seeks``: section 5, "Matchmaking")."""
     nonce: Nonce | None = None
     """Feature ``accounts``: fresh for this connection; an ``identify.sign_in`` signs it, once."""
 

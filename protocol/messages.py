@@ -4,7 +4,7 @@
 >>> COMMAND_ADAPTER.validate_python({"type": "ping", "id": 1})
 Ping(type='ping', id=1)
 >>> sorted(COMMAND_TYPES)[:3]
-['act', 'chat', 'contribute_seed']
+['act', 'cancel_seek', 'chat']
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from boneyard.protocol.lobby import (
 from boneyard.protocol.pause import HandPause, Ready
 from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
+from boneyard.protocol.seeks import CancelSeek, Seek, Seeks
 from boneyard.protocol.views import Snapshot
 
 ClientCommand = Annotated[
@@ -61,7 +62,9 @@ ClientCommand = Annotated[
     | Ready
     | LinkDevice
     | GetProfile
-    | GetLeaderboard,
+    | GetLeaderboard
+    | Seek
+    | CancelSeek,
     Field(discriminator="type"),
 ]
 """Every client-to-server command."""
@@ -91,7 +94,8 @@ ServerMessage = Annotated[
     | LinkCodeMessage
     | RatingChanges
     | Profile
-    | Leaderboard,
+    | Leaderboard
+    | Seeks,
     Field(discriminator="type"),
 ]
 """Every server-to-client message."""
@@ -149,6 +153,8 @@ REPLIES: Mapping[str, str] = {
     "link_device": "link_code",
     "get_profile": "profile",
     "get_leaderboard": "leaderboard",
+    "seek": "ok",
+    "cancel_seek": "ok",
 }
 """The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""
 

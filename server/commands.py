@@ -175,6 +175,7 @@ class Commands:
         self._nonces.pop(link, None)
         session, link.session = link.session, None
         if session is not None and session.client is link:
+            self.lobby.matchmaker.cancel(session)
             self.lobby.session_dropped(session)
             if self.cluster is not None:
                 self.cluster.dropped(session)
@@ -318,6 +319,12 @@ class Commands:
             )
         )
 
+    def _seek(self, link: Link, session: Session, command: Any) -> None:
+        self.lobby.matchmaker.seek(session, command)
+
+    def _cancel_seek(self, link: Link, session: Session, command: Any) -> None:
+        self.lobby.matchmaker.cancel(session)
+
     def _get_profile(self, link: Link, session: Session, command: Any) -> None:
         body = profile_body(self.lobby.ratings, self.accounts.book, command)
         session.deliver(body)
@@ -400,6 +407,8 @@ HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
     "link_device": Commands._link_device,
     "get_profile": Commands._get_profile,
     "get_leaderboard": Commands._get_leaderboard,
+    "seek": Commands._seek,
+    "cancel_seek": Commands._cancel_seek,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

@@ -19,6 +19,7 @@ from boneyard.protocol import (
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 from boneyard.protocol.ratings import FEATURE_RATINGS
+from boneyard.protocol.seeks import FEATURE_SEEKS
 from boneyard.protocol.values import MAX_HAND_PAUSE_MS
 from boneyard.server.connection import BAD_FRAMES
 from boneyard.server.settings import Settings
@@ -36,6 +37,7 @@ FEATURES = (
     FEATURE_ACCOUNTS,
     FEATURE_BOT_SEATS,
     FEATURE_RATINGS,
+    FEATURE_SEEKS,
 )
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 

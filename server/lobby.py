@@ -23,6 +23,7 @@ from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES, GameSpec
 from boneyard.server.host import Clock
 from boneyard.server.logs import ids
+from boneyard.server.matchmaking import Matchmaker, game_of
 from boneyard.server.metrics import Metrics
 from boneyard.server.presence import Presence
 from boneyard.server.pushes import LobbyPushes, removed_body, table_list_body
@@ -41,6 +42,9 @@ from boneyard.server.table import Table
 from boneyard.server.wire import body_of
 
 log = logging.getLogger("boneyard.lobby")
+
+DEFAULT_TURN_SECONDS = 30
+"""A matched table's turn time on a server whose default is untimed."""
 
 
 class Lobby:
@@ -65,6 +69,8 @@ class Lobby:
         self.ratings = RatingBook()
         """Feature ``ratings``: every rating (in memory unless the server sets a stored book)."""
         self.presence = Presence(settings, clock, table_log)
+        self.matchmaker = Matchmaker(self, clock, lambda: self.ratings)
+        """Feature ``seeks``: the seekers' pools, and the tables made for them."""
         """Sessions by token, those in the lobby, dropped sessions' grace, away and expiry."""
         self.by_token = self.presence.by_token
         self.stopping = False
@@ -187,6 +193,29 @@ class Lobby:
         elif not table.maybe_start():
             self.remove_if_left_empty(table)
         return table
+
+    @property
+    def idle(self) -> set[Session]:
+        """The sessions in the lobby (at no table, connected)."""
+        return self.presence.idle
+
+    def seat_group(self, kind: Kind, rated: bool, players: list[Session], bots: int, level: str) -> None:
+        """A table of ``kind`` for a group the matchmaker formed: the players in the first seats, bots of
+        ``level`` in the rest; on the server's turn timer (a rated game needs one)."""
+        game, options = game_of(kind)
+        spec = GAMES[game]
+        bot_seats = list(range(len(players), len(players) + bots))
+        table = self.open_table(
+            spec,
+            spec.options_from_dict(options),
+            self.settings.turn_seconds or DEFAULT_TURN_SECONDS,
+            bot_seats,
+            bot_levels=[level] * bots,
+            rated=kind if rated else None,
+        )
+        log.info("seekers seated", extra=ids(table_id=table.table_id))
+        for seat, session in enumerate(players):
+            table.join(session, seat, None)
 
     def remove_if_left_empty(self, table: Table) -> None:
         """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""

@@ -62,6 +62,7 @@ from boneyard.protocol.messages import COMMAND_MODELS, REPLIES
 from boneyard.protocol.pause import HandPause, Ready
 from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
+from boneyard.protocol.seeks import CancelSeek, Seek, Seeks
 from boneyard.protocol.spec.examples import ALL_EXAMPLES, Example
 from boneyard.protocol.spec.schemas import JsonObj, json_schema
 from boneyard.protocol.values import MAX_SAFE_INT
@@ -97,6 +98,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
     ("Records", (GetRecord, RecordMessage)),
     ("Accounts", (LinkDevice, LinkCodeMessage)),
     ("Ratings", (RatingChanges, GetProfile, Profile, GetLeaderboard, Leaderboard)),
+    ("Matchmaking", (Seek, CancelSeek, Seeks)),
 )
 """The message reference's sections, in order."""
 

@@ -12,8 +12,6 @@ from server_testkit import Player, running_server
 from boneyard.clients.cli.core.identity import KeyPair, Signer
 from boneyard.protocol import FEATURE_ACCOUNTS
 
-pytestmark = pytest.mark.asyncio
-
 
 def url(server: Any) -> str:
     return f"ws://127.0.0.1:{server.port}/"

@@ -7,14 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from durability_kit import durable, query
 from server_testkit import Player
 from test_accounts import connect, connect_and_sign, refused, sign_in, url
 
 from boneyard.clients.cli.core.identity import KeyPair, Signer
-
-pytestmark = pytest.mark.asyncio
 
 
 async def test_accounts_and_the_seat_they_hold_outlive_a_restart(tmp_path: Path) -> None:

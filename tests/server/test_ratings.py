@@ -19,8 +19,6 @@ from boneyard.clients.cli.core.identity import KeyPair, Signer
 from boneyard.server.ratings.book import PROVISIONAL_SIGMA, SCALE, RatingBook
 from boneyard.server.ratings.kinds import ranks
 
-pytestmark = pytest.mark.asyncio
-
 # (kind, players by seat, scores per side, winner): Moon ranked by final score, Straight free for all,
 # partnerships as two teams (0+2 against 1+3).
 RESULTS: list[tuple[Any, list[str], list[int], int]] = [

@@ -63,6 +63,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "accounts",
             "bot_seats",
             "ratings",
+            "seeks",
         ],
         nonce=NONCE,
     ),
@@ -207,6 +208,26 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             {"rank": 2, "player": "bot-good", "rating": 1614, "deviation": 238, "games": 36},
         ],
         total=2,
+    ),
+    # --- matchmaking (feature seeks) ---
+    command(
+        "`seek`, rated Moon, bots after 30 s",
+        type="seek",
+        id=10,
+        kind="moon",
+        rated=True,
+        bots_after_ms=30000,
+        bot_level="good",
+    ),
+    command("`cancel_seek`", type="cancel_seek", id=11),
+    server(
+        "`seeks`",
+        type="seeks",
+        seq=40,
+        seeking=[
+            {"kind": "moon", "rated": True, "players": 2},
+            {"kind": "straight-2", "rated": False, "players": 1},
+        ],
     ),
     command("`link_device`", type="link_device", id=7),
     server(
