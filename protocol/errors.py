@@ -43,6 +43,7 @@ ErrorCode = Literal[
     "name_taken",
     "name_refused",
     "not_signed_in",
+    "banned",
     "no_such_player",
     "unavailable",
     "internal_error",
@@ -107,6 +108,10 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "not_signed_in": (
         "Feature `accounts`: the command is for signed-in players only (`link_device`; creating, joining "
         "or taking a seat at a rated table)."
+    ),
+    "banned": (
+        "Feature `accounts`: the account is banned from this server (by its operator); the connection is "
+        "then closed with 4001."
     ),
     "no_such_player": "Feature `ratings`: `get_profile` names no account and no bot level.",
     "unavailable": "The server is shutting down or full and takes no new tables or seats.",

@@ -138,7 +138,8 @@ class Hello(ServerMessageBase):
     bot's seat at an untimed table goes only to those its creator admits (``create_table.open_bot_seats``);
     ``ratings``, rated tables, profiles and leaderboards (``create_table.rated``, ``rating_changes``,
     ``get_profile``, ``get_leaderboard``: section 5, "Rated games"); ``seeks``, matchmaking (``seek``,
-    ``cancel_seek``, ``seeks``: section 5, "Matchmaking")."""
+    ``cancel_seek``, ``seeks``: section 5, "Matchmaking"); ``moderation``, ``mute``, ``unmute`` and
+    ``report`` (section 5, "Moderation")."""
     nonce: Nonce | None = None
     """Feature ``accounts``: fresh for this connection; an ``identify.sign_in`` signs it, once."""
 

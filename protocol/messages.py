@@ -39,6 +39,7 @@ from boneyard.protocol.lobby import (
     TableUpdated,
     TakeSeat,
 )
+from boneyard.protocol.moderation import Mute, Report, Unmute
 from boneyard.protocol.pause import HandPause, Ready
 from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
@@ -64,7 +65,10 @@ ClientCommand = Annotated[
     | GetProfile
     | GetLeaderboard
     | Seek
-    | CancelSeek,
+    | CancelSeek
+    | Mute
+    | Unmute
+    | Report,
     Field(discriminator="type"),
 ]
 """Every client-to-server command."""
@@ -155,6 +159,9 @@ REPLIES: Mapping[str, str] = {
     "get_leaderboard": "leaderboard",
     "seek": "ok",
     "cancel_seek": "ok",
+    "mute": "ok",
+    "unmute": "ok",
+    "report": "ok",
 }
 """The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""
 

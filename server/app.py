@@ -175,6 +175,7 @@ class BoneyardServer:
         if storage is not None:
             accounts = load_book(storage.journal, storage.db.path)
             self.lobby.ratings = load_ratings(storage.journal, storage.db.path)
+            self.lobby.reports.journal = storage.journal
         commands = Commands(self.lobby, hello, accounts)
         self._ctx = ServerContext(commands, settings, self.metrics, Outbox(loop, gate), decode_limits)
         if self.cluster is not None:

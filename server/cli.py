@@ -207,6 +207,31 @@ def _run_recovery_code(args: argparse.Namespace, parser: argparse.ArgumentParser
     return 0
 
 
+def _run_ban(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from boneyard.server.accounts.sqlite import set_banned
+
+    path = args.db if args.db is not None else Settings().db
+    try:
+        name = set_banned(path, args.name, args.banned)
+    except StorageError as error:
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    print(f"{name} {'banned: its sign-ins are refused' if args.banned else 'may sign in again'}")
+    return 0
+
+
+def _run_reports(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from boneyard.server.moderation import export_reports
+
+    path = args.db if args.db is not None else Settings().db
+    try:
+        export_reports(path, sys.stdout)
+    except StorageError as error:
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 _DB_HELP = (
     "the SQLite database (default $XDG_DATA_HOME/boneyard/boneyard.db, else "
     "~/.local/share/boneyard/boneyard.db; env BONEYARD_DB)"
@@ -258,6 +283,17 @@ def build_parser() -> argparse.ArgumentParser:
     recovery.add_argument("name", help="the account's name")
     recovery.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
     recovery.set_defaults(run=_run_recovery_code)
+    for action, text in (
+        ("ban", "refuse the account's sign-ins"),
+        ("unban", "let the account sign in again"),
+    ):
+        moderation = accounts.add_parser(action, help=f"{text} (a server may be running)")
+        moderation.add_argument("name", help="the account's name")
+        moderation.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+        moderation.set_defaults(run=_run_ban, banned=action == "ban")
+    reports = accounts.add_parser("reports", help="players' reports, as JSON Lines (a server may be running)")
+    reports.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    reports.set_defaults(run=_run_reports)
 
     sim = commands.add_parser(
         "simulate", help="play bot games in-process and write their records as JSON Lines"

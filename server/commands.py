@@ -35,6 +35,7 @@ from boneyard.server.accounts.signin import LINK_CODE_SECONDS, SignInDesk
 from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
 from boneyard.server.logs import ids
+from boneyard.server.moderation import muted_key
 from boneyard.server.ratings.replies import leaderboard_body, profile_body
 from boneyard.server.session import Session, new_epoch
 from boneyard.server.table import Table
@@ -319,6 +320,16 @@ class Commands:
             )
         )
 
+    def _mute(self, link: Link, session: Session, command: Any) -> None:
+        session.muted = session.muted | {muted_key(command.player)}
+
+    def _unmute(self, link: Link, session: Session, command: Any) -> None:
+        session.muted = session.muted - {muted_key(command.player)}
+
+    def _report(self, link: Link, session: Session, command: Any) -> None:
+        clock = self.lobby.clock
+        self.lobby.reports.report(session, command.player, command.reason, clock.time(), clock.wall())
+
     def _seek(self, link: Link, session: Session, command: Any) -> None:
         self.lobby.matchmaker.seek(session, command)
 
@@ -407,6 +418,9 @@ HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
     "link_device": Commands._link_device,
     "get_profile": Commands._get_profile,
     "get_leaderboard": Commands._get_leaderboard,
+    "mute": Commands._mute,
+    "unmute": Commands._unmute,
+    "report": Commands._report,
     "seek": Commands._seek,
     "cancel_seek": Commands._cancel_seek,
 }

@@ -18,6 +18,7 @@ from boneyard.protocol import (
     Limits,
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
+from boneyard.protocol.moderation import FEATURE_MODERATION
 from boneyard.protocol.ratings import FEATURE_RATINGS
 from boneyard.protocol.seeks import FEATURE_SEEKS
 from boneyard.protocol.values import MAX_HAND_PAUSE_MS
@@ -38,6 +39,7 @@ FEATURES = (
     FEATURE_BOT_SEATS,
     FEATURE_RATINGS,
     FEATURE_SEEKS,
+    FEATURE_MODERATION,
 )
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 

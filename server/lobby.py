@@ -25,6 +25,7 @@ from boneyard.server.host import Clock
 from boneyard.server.logs import ids
 from boneyard.server.matchmaking import Matchmaker, game_of
 from boneyard.server.metrics import Metrics
+from boneyard.server.moderation import Reports
 from boneyard.server.presence import Presence
 from boneyard.server.pushes import LobbyPushes, removed_body, table_list_body
 from boneyard.server.quota import TableQuota
@@ -70,6 +71,8 @@ class Lobby:
         """Feature ``ratings``: every rating (in memory unless the server sets a stored book)."""
         self.presence = Presence(settings, clock, table_log)
         self.matchmaker = Matchmaker(self, clock, lambda: self.ratings)
+        self.reports = Reports()
+        """Feature ``moderation``: players' reports to the operator."""
         """Feature ``seeks``: the seekers' pools, and the tables made for them."""
         """Sessions by token, those in the lobby, dropped sessions' grace, away and expiry."""
         self.by_token = self.presence.by_token

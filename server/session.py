@@ -81,6 +81,7 @@ class Session:
         "epoch",
         "folds",
         "log",
+        "muted",
         "name",
         "player_id",
         "seq",
@@ -113,6 +114,8 @@ class Session:
         """The grace or expiry timer of a dropped session."""
         self.chat: TokenBucket | None = None
         """Meters chat lines (made at the first one)."""
+        self.muted: frozenset[str] = frozenset()
+        """Feature ``moderation``: the display names (case-folded) whose chat lines this session hides."""
         self.account: str | None = None
         """Feature ``accounts``: the key of the account signed in to (``None``: a guest)."""
 

@@ -31,6 +31,7 @@ from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
 from boneyard.server.match import Match
+from boneyard.server.moderation import muted_key
 from boneyard.server.rated import RatedTable, check_signed_in
 from boneyard.server.ratings.kinds import Kind, as_kind
 from boneyard.server.seating import Seating
@@ -339,7 +340,11 @@ class Table:
     def chat(self, session: Session, text: str) -> None:
         if not self.roster.is_member(session):
             raise CommandError("not_seated", "you are not at this table")
-        self.broadcast(self.chat_log.say(session, self.roster.seat_of(session), text))
+        body = self.chat_log.say(session, self.roster.seat_of(session), text)
+        speaker = muted_key(session.name)
+        for listener, _ in self.listeners():
+            if speaker not in listener.muted:  # feature moderation: hidden for those who muted them
+                listener.deliver(body)
 
     def act(self, session: Session, action: Any, reply_to: CommandId | None = None) -> None:
         """A player's ``act`` (the engine decides, in :meth:`Match.act`; it answers ``ok``)."""

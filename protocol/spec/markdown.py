@@ -59,6 +59,7 @@ from boneyard.protocol.lobby import (
     TakeSeat,
 )
 from boneyard.protocol.messages import COMMAND_MODELS, REPLIES
+from boneyard.protocol.moderation import Mute, Report, Unmute
 from boneyard.protocol.pause import HandPause, Ready
 from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
@@ -99,6 +100,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
     ("Accounts", (LinkDevice, LinkCodeMessage)),
     ("Ratings", (RatingChanges, GetProfile, Profile, GetLeaderboard, Leaderboard)),
     ("Matchmaking", (Seek, CancelSeek, Seeks)),
+    ("Moderation", (Mute, Unmute, Report)),
 )
 """The message reference's sections, in order."""
 

@@ -51,6 +51,10 @@ class AccountLog(Protocol):
         """A code written by someone else (an operator's recovery code): its account key and expiry."""
         ...
 
+    def banned(self, key: str) -> bool:
+        """Whether an operator banned the account (``boneyard-server players ban``, read at each sign-in)."""
+        ...
+
 
 class NoAccountLog:
     """An :class:`AccountLog` that keeps nothing (an in-memory server)."""
@@ -69,6 +73,9 @@ class NoAccountLog:
 
     def stored_code(self, code_hash: str) -> tuple[str, float] | None:
         return None
+
+    def banned(self, key: str) -> bool:
+        return False
 
 
 def code_hash(code: str) -> str:

@@ -87,6 +87,8 @@ class SignInDesk:
                 book.add_key(account, request.public_key, self.wall())
         elif request.public_key not in account.keys:
             raise refused("no such account, or not this key's")
+        if book.log.banned(account.key):
+            raise CommandError("banned", "this account is banned from this server")
         return account
 
     def _create(self, request: SignIn) -> Account:

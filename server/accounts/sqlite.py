@@ -9,6 +9,7 @@ is read when a sign-in names it (``stored_code``): the only read on the loop, an
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
@@ -59,6 +60,11 @@ class SQLiteAccountLog:
             ).fetchone()
         return None if row is None else (str(row[0]), float(row[1]))
 
+    def banned(self, key: str) -> bool:
+        with closing(connect(self._path, read_only=True)) as reader:
+            row = reader.execute("SELECT banned FROM accounts WHERE key = ?", (key,)).fetchone()
+        return row is not None and bool(row[0])
+
 
 def load_book(journal: Journal, path: Path) -> AccountBook:
     """Every account and key stored in the database at ``path``, in a book that writes through ``journal``."""
@@ -75,25 +81,37 @@ def load_book(journal: Journal, path: Path) -> AccountBook:
     return book
 
 
-def issue_recovery_code(path: Path, name: str, now: float) -> str:
-    """A one-time code adding a key to the account ``name`` (``RECOVERY_CODE_SECONDS``), written to
-    the database at ``path`` (a server may be running on it); :class:`StorageError` if there is no
-    such account."""
+def _on_account(path: Path, name: str, change: Callable[[sqlite3.Connection, str], object]) -> str:
+    """Run ``change`` (a write, given the account's key) on the database at ``path`` (a server may be
+    running on it); the account's name as registered. :class:`StorageError` if there is no such account."""
     open_read_only(path).close()  # checks it is a Boneyard database of a version this one knows
     connection = connect(path)
     try:
-        row = connection.execute(
-            "SELECT key, name FROM accounts WHERE key = ?", (account_key(name),)
-        ).fetchone()
+        key = account_key(name)
+        row = connection.execute("SELECT name FROM accounts WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise StorageError(f"no account named {name!r} in {path}")
-        code = new_code()
-        connection.execute(
-            "INSERT INTO link_codes (code_hash, account, expires) VALUES (?, ?, ?)",
-            (code_hash(code), row[0], now + RECOVERY_CODE_SECONDS),
-        )
+        change(connection, key)
     except sqlite3.Error as error:
         raise StorageError(f"cannot write to {path}: {error}") from None
     finally:
         connection.close()
+    return str(row[0])
+
+
+def issue_recovery_code(path: Path, name: str, now: float) -> str:
+    """A one-time code adding a key to the account ``name`` (``RECOVERY_CODE_SECONDS``), written to the
+    database at ``path``."""
+    code = new_code()
+    insert = "INSERT INTO link_codes (code_hash, account, expires) VALUES (?, ?, ?)"
+    _on_account(
+        path, name, lambda db, key: db.execute(insert, (code_hash(code), key, now + RECOVERY_CODE_SECONDS))
+    )
     return code
+
+
+def set_banned(path: Path, name: str, banned: bool) -> str:
+    """Ban (or unban) the account ``name`` in the database at ``path`` (a running server reads the flag at
+    each sign-in); the account's name as registered."""
+    update = "UPDATE accounts SET banned = ? WHERE key = ?"
+    return _on_account(path, name, lambda db, key: db.execute(update, (int(banned), key)))

@@ -160,12 +160,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # keys, one-time link codes as their SHA-256 (an operator's recovery code is one); the account a
     # session is signed in to (NULL: a guest). An untimed table's bot seats opened to all (bot_seats).
     # Ratings (feature ratings): a rated table's kind, each player's rating per kind (an account's key or
-    # bot-<level>), and each rated game of each player.
+    # bot-<level>), and each rated game of each player. Players' reports to the operator (moderation).
     (
         """CREATE TABLE accounts (
             key TEXT PRIMARY KEY,
             name TEXT NOT NULL,
-            created REAL NOT NULL
+            created REAL NOT NULL,
+            banned INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID""",
         """CREATE TABLE account_keys (
             public_key TEXT PRIMARY KEY,
@@ -200,6 +201,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             won INTEGER NOT NULL
         )""",
         "CREATE INDEX rated_games_by_player ON rated_games (player, finished)",
+        """CREATE TABLE reports (
+            reporter TEXT NOT NULL,
+            account TEXT,
+            player TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            at REAL NOT NULL
+        )""",
     ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,

@@ -64,6 +64,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "bot_seats",
             "ratings",
             "seeks",
+            "moderation",
         ],
         nonce=NONCE,
     ),
@@ -229,6 +230,10 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             {"kind": "straight-2", "rated": False, "players": 1},
         ],
     ),
+    # --- moderation (feature moderation) ---
+    command("`mute`", type="mute", id=12, player="bob"),
+    command("`unmute`", type="unmute", id=13, player="bob"),
+    command("`report`", type="report", id=14, player="bob", reason="abusive chat at table t7k2"),
     command("`link_device`", type="link_device", id=7),
     server(
         "`link_code`",
