@@ -220,6 +220,19 @@ def _run_ban(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _run_rename(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from boneyard.server.accounts.sqlite import rename_account
+
+    path = args.db if args.db is not None else Settings().db
+    try:
+        old = rename_account(path, args.name, args.new_name)
+    except StorageError as error:
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    print(f"{old} is now {args.new_name}")
+    return 0
+
+
 def _run_reports(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.moderation import export_reports
 
@@ -291,6 +304,11 @@ def build_parser() -> argparse.ArgumentParser:
         moderation.add_argument("name", help="the account's name")
         moderation.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
         moderation.set_defaults(run=_run_ban, banned=action == "ban")
+    rename = accounts.add_parser("rename", help="rename an account, keys and ratings kept (server stopped)")
+    rename.add_argument("name", help="the account's name")
+    rename.add_argument("new_name", metavar="NEW", help="its new name (the name rules hold; free)")
+    rename.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    rename.set_defaults(run=_run_rename)
     reports = accounts.add_parser("reports", help="players' reports, as JSON Lines (a server may be running)")
     reports.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
     reports.set_defaults(run=_run_reports)

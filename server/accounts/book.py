@@ -21,7 +21,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from boneyard.server.accounts.names import account_key
+from boneyard.server.accounts.names import account_key, look_key
 
 
 @dataclass(slots=True)
@@ -91,12 +91,14 @@ def new_code() -> str:
 class AccountBook:
     """Accounts by key, accounts by public key, and the link codes not yet spent."""
 
-    __slots__ = ("_accounts", "_by_public_key", "_codes", "_spent", "log")
+    __slots__ = ("_accounts", "_by_public_key", "_codes", "_looks", "_spent", "log")
 
     def __init__(self, log: AccountLog | None = None) -> None:
         self.log: AccountLog = log or NoAccountLog()
         self._accounts: dict[str, Account] = {}
         self._by_public_key: dict[str, Account] = {}
+        self._looks: dict[str, Account] = {}
+        """Accounts by how their names look as written (``names.look_key``)."""
         self._codes: dict[str, tuple[str, float]] = {}
         self._spent: set[str] = set()
         """Codes spent while this server runs (a stored code's deletion may not be committed yet)."""
@@ -104,6 +106,10 @@ class AccountBook:
     def find(self, name: str) -> Account | None:
         """The account ``name`` is (under the name rules), if any."""
         return self._accounts.get(account_key(name))
+
+    def alike(self, name: str) -> Account | None:
+        """The account ``name`` is, or looks like as written, if any (what a new name must not be)."""
+        return self.find(name) or self._looks.get(look_key(name))
 
     def get(self, key: str) -> Account | None:
         """The account whose name has this key (``names.account_key``)."""
@@ -115,6 +121,7 @@ class AccountBook:
     def loaded(self, account: Account) -> None:
         """An account read back from storage."""
         self._accounts[account.key] = account
+        self._looks[look_key(account.name)] = account
         for public_key in account.keys:
             self._by_public_key[public_key] = account
 
@@ -122,6 +129,7 @@ class AccountBook:
         """A new account (the caller checked the name is free and allowed, and the key unused)."""
         account = Account(account_key(name), name, now)
         self._accounts[account.key] = account
+        self._looks[look_key(name)] = account
         self.log.account_created(account)
         self.add_key(account, public_key, now)
         return account

@@ -1,16 +1,19 @@
 """The name rules of accounts: which names may be registered, and when two names are one account.
 
 Two names are one account when their *keys* are equal: the name in Unicode's compatibility form
-(NFKC), every character replaced by the representative of its class of look-alikes, case-folded, and
-replaced again. The look-alikes are Unicode's confusables (``confusables.txt``, as the
-``confusable-homoglyphs`` package ships it): two characters are of one class when the data lists one
-as a homoglyph of the other, directly or through others; the representative is the class's smallest
-code point. This is a limited form of UTS #39's skeleton (single characters only, no multi-character
-prototypes), so it errs towards calling names alike.
+(NFKC), case-folded, every character replaced by the representative of its class of look-alikes. The
+look-alikes are Unicode's confusables (``confusables.txt``, as the ``confusable-homoglyphs`` package
+ships it): two characters are of one class when the data lists one as a homoglyph of the other,
+directly or through others; the representative is the class's smallest code point. This is a limited
+form of UTS #39's skeleton (single characters only, no multi-character prototypes). A new name is also
+refused when it *looks* like one registered, as written, case kept (its :func:`look_key`): ``PayPaI``
+with a capital I looks like ``PayPal``, though ``paypai`` is another account than ``paypal``.
 
->>> account_key("Ana") == account_key("ana") == account_key("\\u0430na")  # a Cyrillic a
+>>> account_key("Ana") == account_key("ANA") == account_key("\\u0430na")  # a Cyrillic a
 True
->>> account_key("PayPaI") == account_key("paypal"), account_key("bob") == account_key("b0b")
+>>> account_key("BOB") == account_key("bob"), account_key("bob") == account_key("b0b")
+(True, False)
+>>> look_key("PayPaI") == look_key("PayPal"), account_key("PayPaI") == account_key("PayPal")
 (True, False)
 >>> refusal("ana"), refusal("bot-3"), refusal("Bot-x"), refusal("b\\u043et-x")  # a Cyrillic o
 (None, 'reserved for bots', 'reserved for bots', 'reserved for bots')
@@ -62,7 +65,12 @@ def _skeleton(text: str) -> str:
 
 def account_key(name: str) -> str:
     """What tells accounts apart: two names with one key are one account."""
-    return _skeleton(_skeleton(unicodedata.normalize("NFKC", name)).casefold())
+    return _skeleton(unicodedata.normalize("NFKC", name).casefold())
+
+
+def look_key(name: str) -> str:
+    """How a name looks as written (case kept): a new name looking like a registered one is refused."""
+    return _skeleton(unicodedata.normalize("NFKC", name))
 
 
 def refusal(name: str) -> str | None:

@@ -96,7 +96,7 @@ class SignInDesk:
         why = refusal(request.account)
         if why is not None:
             raise CommandError("name_refused", f"the name {request.account!r} is not allowed: {why}")
-        if book.find(request.account) is not None:
+        if book.alike(request.account) is not None:
             raise CommandError("name_taken", f"an account named {request.account!r} or alike exists")
         if book.by_key(request.public_key) is not None:
             raise refused("this key already belongs to an account")

@@ -14,8 +14,8 @@ from contextlib import closing
 from pathlib import Path
 
 from boneyard.server.accounts.book import Account, AccountBook, code_hash, new_code
-from boneyard.server.accounts.names import account_key
-from boneyard.server.storage.db import StorageError, connect, open_read_only
+from boneyard.server.accounts.names import account_key, look_key, refusal
+from boneyard.server.storage.db import StorageError, connect, open_database, open_read_only
 from boneyard.server.storage.journal import Journal
 
 RECOVERY_CODE_SECONDS = 7 * 24 * 3600.0
@@ -115,3 +115,44 @@ def set_banned(path: Path, name: str, banned: bool) -> str:
     each sign-in); the account's name as registered."""
     update = "UPDATE accounts SET banned = ? WHERE key = ?"
     return _on_account(path, name, lambda db, key: db.execute(update, (int(banned), key)))
+
+
+_RENAMED = (
+    "UPDATE account_keys SET account = ? WHERE account = ?",
+    "UPDATE link_codes SET account = ? WHERE account = ?",
+    "UPDATE sessions SET account = ? WHERE account = ?",
+    "UPDATE ratings SET player = ? WHERE player = ?",
+    "UPDATE rated_games SET player = ? WHERE player = ?",
+    "UPDATE reports SET account = ? WHERE account = ?",
+)
+"""Everything that names an account by its key."""
+
+
+def rename_account(path: Path, old: str, new: str) -> str:
+    """Rename the account ``old`` to ``new`` (the name rules hold, and ``new`` must be free) in the
+    database at ``path``, keys, ratings and history kept; the old name as registered. The server must be
+    stopped (it holds the accounts in memory): the database's lock says so otherwise."""
+    why = refusal(new)
+    if why is not None:
+        raise StorageError(f"the name {new!r} is not allowed: {why}")
+    database = open_database(path)
+    try:
+        connection = database.connection
+        old_key, new_key = account_key(old), account_key(new)
+        row = connection.execute("SELECT name FROM accounts WHERE key = ?", (old_key,)).fetchone()
+        if row is None:
+            raise StorageError(f"no account named {old!r} in {path}")
+        names = [name for key, name in connection.execute("SELECT key, name FROM accounts") if key != old_key]
+        taken = [name for name in names if account_key(name) == new_key or look_key(name) == look_key(new)]
+        if taken:
+            raise StorageError(f"the name {new!r} is taken, or looks like one that is ({taken[0]!r})")
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("UPDATE accounts SET key = ?, name = ? WHERE key = ?", (new_key, new, old_key))
+        for statement in _RENAMED:
+            connection.execute(statement, (new_key, old_key))
+        connection.execute("COMMIT")
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot write to {path}: {error}") from None
+    finally:
+        database.close()
+    return str(row[0])

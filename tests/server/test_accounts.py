@@ -115,7 +115,8 @@ async def test_unknown_account_and_wrong_key_refused_alike(keys: Any) -> None:
     ("taken", "name", "code"),
     [
         ("ana", "ANA", "name_taken"),
-        ("paypal", "PayPaI", "name_taken"),  # a capital I for the l
+        ("PayPal", "PayPaI", "name_taken"),  # a capital I for the l: looks alike as written
+        ("bob", "BOB", "name_taken"),
         (None, "bot-3", "name_refused"),
         (None, "b\u043et-x", "name_refused"),  # a Cyrillic o
         (None, "\u0430na", "name_refused"),  # a Cyrillic a among Latin letters

@@ -72,3 +72,28 @@ async def test_a_banned_account_is_refused_at_sign_in_until_unbanned(tmp_path: P
         assert (await sign_in(again, Signer("ana", key))).type == "welcome"
         missing = players(db, "ban", "nobody")
         assert missing.returncode == 1 and "no account named 'nobody'" in missing.stderr
+
+
+async def test_an_account_renamed_keeps_its_keys(tmp_path: Path) -> None:
+    db = tmp_path / "boneyard.db"
+    key = KeyPair.create(tmp_path / "ana.key")
+    async with durable(tmp_path) as server:
+        await (await connect_and_sign(url(server), Signer("Ana", key, create=True))).close()
+        await (
+            await connect_and_sign(
+                url(server), Signer("bob", KeyPair.create(tmp_path / "b.key"), create=True)
+            )
+        ).close()
+        busy = players(db, "rename", "ana", "Anna")
+        assert busy.returncode == 1 and "in use by another Boneyard server" in busy.stderr
+    taken = players(db, "rename", "ana", "BOB")
+    assert taken.returncode == 1 and "taken" in taken.stderr
+    bad = players(db, "rename", "ana", "bot-x")
+    assert bad.returncode == 1 and "reserved for bots" in bad.stderr
+    renamed = players(db, "rename", "ana", "Anna")
+    assert renamed.returncode == 0 and renamed.stdout.strip() == "Ana is now Anna"
+    async with durable(tmp_path) as server:
+        player = await connect(url(server))
+        assert (await sign_in(player, Signer("anna", key))).account == "Anna"
+        old = await connect(url(server))
+        await refused(old, await sign_in(old, Signer("ana", key)), "sign_in_refused")
