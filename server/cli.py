@@ -10,7 +10,6 @@ import logging
 import os
 import signal
 import sys
-import time
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -19,6 +18,7 @@ from pydantic import ValidationError
 
 from boneyard.server.cluster import ClusterError
 from boneyard.server.games.registry import GAMES, game_spec
+from boneyard.server.players_cli import add_players, on_database
 from boneyard.server.settings import Settings, describe, unknown_variables, variable
 from boneyard.server.simulate import simulate, write_records
 from boneyard.server.storage.db import StorageError
@@ -181,68 +181,7 @@ async def serve(settings: Settings) -> int:
 
 
 def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    path = args.db if args.db is not None else Settings().db
-    try:
-        export_records(path, sys.stdout, args.game)
-    except StorageError as error:
-        print(f"boneyard-server: {error}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _run_recovery_code(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from boneyard.server.accounts.sqlite import issue_recovery_code
-
-    path = args.db if args.db is not None else Settings().db
-    try:
-        code = issue_recovery_code(path, args.name, time.time())
-    except StorageError as error:
-        print(f"boneyard-server: {error}", file=sys.stderr)
-        return 1
-    print(code)
-    print(
-        f"give it to {args.name} once: `boneyard account link {args.name} CODE` adds a key (good for a week)",
-        file=sys.stderr,
-    )
-    return 0
-
-
-def _run_ban(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from boneyard.server.accounts.sqlite import set_banned
-
-    path = args.db if args.db is not None else Settings().db
-    try:
-        name = set_banned(path, args.name, args.banned)
-    except StorageError as error:
-        print(f"boneyard-server: {error}", file=sys.stderr)
-        return 1
-    print(f"{name} {'banned: its sign-ins are refused' if args.banned else 'may sign in again'}")
-    return 0
-
-
-def _run_rename(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from boneyard.server.accounts.sqlite import rename_account
-
-    path = args.db if args.db is not None else Settings().db
-    try:
-        old = rename_account(path, args.name, args.new_name)
-    except StorageError as error:
-        print(f"boneyard-server: {error}", file=sys.stderr)
-        return 1
-    print(f"{old} is now {args.new_name}")
-    return 0
-
-
-def _run_reports(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from boneyard.server.moderation import export_reports
-
-    path = args.db if args.db is not None else Settings().db
-    try:
-        export_reports(path, sys.stdout)
-    except StorageError as error:
-        print(f"boneyard-server: {error}", file=sys.stderr)
-        return 1
-    return 0
+    return on_database(args, lambda path: export_records(path, sys.stdout, args.game))
 
 
 _DB_HELP = (
@@ -287,31 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--game", metavar="ID", help="only the game with this record id (as in game_over)")
     export.set_defaults(run=_run_export)
 
-    players = commands.add_parser("players", help="players' accounts in the database")
-    accounts = players.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
-    recovery = accounts.add_parser(
-        "recovery-code",
-        help="print a one-time code that adds a new key to an account (a week; a server may be running)",
-    )
-    recovery.add_argument("name", help="the account's name")
-    recovery.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
-    recovery.set_defaults(run=_run_recovery_code)
-    for action, text in (
-        ("ban", "refuse the account's sign-ins"),
-        ("unban", "let the account sign in again"),
-    ):
-        moderation = accounts.add_parser(action, help=f"{text} (a server may be running)")
-        moderation.add_argument("name", help="the account's name")
-        moderation.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
-        moderation.set_defaults(run=_run_ban, banned=action == "ban")
-    rename = accounts.add_parser("rename", help="rename an account, keys and ratings kept (server stopped)")
-    rename.add_argument("name", help="the account's name")
-    rename.add_argument("new_name", metavar="NEW", help="its new name (the name rules hold; free)")
-    rename.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
-    rename.set_defaults(run=_run_rename)
-    reports = accounts.add_parser("reports", help="players' reports, as JSON Lines (a server may be running)")
-    reports.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
-    reports.set_defaults(run=_run_reports)
+    add_players(commands, _DB_HELP)
 
     sim = commands.add_parser(
         "simulate", help="play bot games in-process and write their records as JSON Lines"
