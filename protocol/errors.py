@@ -99,7 +99,8 @@ ERROR_CODES: dict[ErrorCode, str] = {
     ),
     "name_taken": (
         "Feature `accounts`: `sign_in.create` names an account that exists, or one that looks the "
-        'same under the name rules (section 7, "Accounts"). The connection is then closed with 4001.'
+        'same under the name rules (section 7, "Accounts"), or a guest\'s `identify.name` is such a name. '
+        "The connection is then closed with 4001."
     ),
     "name_refused": (
         "Feature `accounts`: the name rules refuse `sign_in.account` for a new account (section 7, "

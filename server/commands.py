@@ -205,6 +205,13 @@ class Commands:
             if (back := lobby.presence.by_account.get(account)) is not None:
                 self.resumed(link, back, command)  # the account's session, wherever it was left
                 return
+        if command.resume is None and account is None and self.accounts.book.alike(name) is not None:
+            # A guest may not pass for an account's holder (the name, or one that looks like it).
+            self._error(
+                link, "name_taken", f"{name!r} is an account's name: sign in, or pick another", command.id
+            )
+            link.close_with(4001, "the name is an account's")
+            return
         if command.resume is None or account is not None:
             session = lobby.new_session(name)
             if account is not None:

@@ -67,9 +67,12 @@ async def test_create_then_sign_in_again_from_a_new_process(keys: Any) -> None:
         assert nonce_of(again) != nonce_of(first)  # a fresh nonce per connection
         welcome = await sign_in(again, Signer("ana", ana.keys))
         assert welcome.type == "welcome" and welcome.account == "Ana" and welcome.name == "Ana"
-        # A guest is as before: no account.
+        # A guest is as before: no account; but not under an account's name.
         guest = await Player.connect(url(server), "bo")
         assert guest.log[1].type == "welcome" and guest.log[1].account is None
+        for name in ("ana", "ANA", "\u0430na"):
+            impostor = await connect(url(server))
+            await refused(impostor, await impostor.request(type="identify", name=name), "name_taken")
 
 
 async def test_a_signature_signs_in_once_on_its_own_connection(keys: Any) -> None:
