@@ -134,3 +134,29 @@ def test_a_rated_game_then_the_profile_and_the_leaderboard(tmp_path: Path, serve
     # A guest may not play rated.
     guest = boneyard(tmp_path, "play", "moon", "--server", server_url, "--rated", "--auto", "--guest")
     assert "a rated table seats signed-in players only" in guest.stdout and "Traceback" not in guest.stderr
+
+
+def test_seek_profile_leaderboard_and_mute_typed_in_the_lobby(tmp_path: Path, server_url: str) -> None:
+    typed = "\n".join(
+        [
+            "seek chess",
+            "leaderboard moon",
+            "profile",
+            "mute bob",
+            "report bob spamming the chat",
+            "seek moon bots=0",
+        ]
+    )
+    env = ENV | {"XDG_CONFIG_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [*_program(), "connect", server_url, "--name", "cy", "--line"],
+        input=typed + "\n", capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "seek moon|straight-2|straight-3|straight-4|partnerships" in out  # the usage, for "chess"
+    assert "moon: 0 established players" in out
+    assert "profile NAME (you are not signed in)" in out
+    assert "bob's chat is hidden from now on" in out and "Reported bob to the server's operator" in out
+    assert "Seeking moon" in out and "── Moon · table" in out  # seated at once, with two bots
+    assert "Traceback" not in done.stderr
