@@ -92,6 +92,9 @@ class Tables(Protocol):
     @property
     def idle(self) -> set[Session]: ...
 
+    @property
+    def stopping(self) -> bool: ...
+
 
 class Matchmaker:
     """The pools of seekers, their matching, and what the lobby hears of them."""
@@ -126,6 +129,8 @@ class Matchmaker:
 
     def match(self) -> None:
         """Form every group that can be formed now, and fill with bots whoever's time is up."""
+        if self.tables.stopping:
+            return  # no new tables while the server stops: the seekers' connections close
         now = self.clock.time()
         made = False
         pools = itertools.groupby(sorted(self.seekers.values(), key=_pool), key=_pool)
@@ -152,7 +157,12 @@ class Matchmaker:
         for seeker in group:
             del self.seekers[seeker.session]
         first = group[0]
-        self.tables.seat_group(first.kind, first.rated, [s.session for s in group], size - len(group), level)
+        try:
+            self.tables.seat_group(
+                first.kind, first.rated, [s.session for s in group], size - len(group), level
+            )
+        except CommandError as refused:  # a seat refused (the server filling up): they may seek again
+            log.warning("seekers not seated: %s", refused.message)
 
     def counts_body(self) -> bytes:
         counts: dict[tuple[Kind, bool], int] = {}

@@ -86,6 +86,8 @@ async def test_bad_seeks_are_refused_with_documented_errors(tmp_path: Path) -> N
 class Lobby:
     """What the matchmaker asks of the lobby, noted."""
 
+    stopping = False
+
     def __init__(self) -> None:
         self.idle: set[Session] = set()
         self.tables: list[tuple[list[str], int]] = []
