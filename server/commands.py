@@ -25,18 +25,16 @@ from boneyard.protocol import (
     REPLIES,
     ErrorCode,
     Identify,
-    LinkCodeMessage,
     SeatRef,
     Welcome,
 )
 from boneyard.protocol.values import CommandId
 from boneyard.server.accounts.book import AccountBook
-from boneyard.server.accounts.signin import LINK_CODE_SECONDS, SignInDesk
+from boneyard.server.accounts.signin import SignInDesk
 from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
 from boneyard.server.logs import ids
-from boneyard.server.moderation import muted_key
-from boneyard.server.ratings.replies import leaderboard_body, profile_body
+from boneyard.server.player_commands import PLAYER_HANDLERS
 from boneyard.server.session import Session, new_epoch
 from boneyard.server.table import Table
 from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, stamp, with_fields
@@ -313,46 +311,6 @@ class Commands:
     def _contribute_seed(self, link: Link, session: Session, command: Any) -> None:
         self._table(command.table_id).contribute(session, command.seed)
 
-    def _link_device(self, link: Link, session: Session, command: Any) -> None:
-        account = None if session.account is None else self.accounts.book.get(session.account)
-        if account is None:
-            raise CommandError("not_signed_in", "sign in first: link_device adds a key to your account")
-        code = self.accounts.link_code(account)
-        expires_ms = round(LINK_CODE_SECONDS * 1000)
-        session.deliver(
-            body_of(
-                LinkCodeMessage(
-                    type="link_code", seq=1, reply_to=command.id, code=code, expires_ms=expires_ms
-                )
-            )
-        )
-
-    def _mute(self, link: Link, session: Session, command: Any) -> None:
-        session.muted = session.muted | {muted_key(command.player)}
-
-    def _unmute(self, link: Link, session: Session, command: Any) -> None:
-        session.muted = session.muted - {muted_key(command.player)}
-
-    def _report(self, link: Link, session: Session, command: Any) -> None:
-        clock = self.lobby.clock
-        self.lobby.reports.report(session, command.player, command.reason, clock.time(), clock.wall())
-
-    def _seek(self, link: Link, session: Session, command: Any) -> None:
-        self.lobby.matchmaker.seek(session, command)
-
-    def _cancel_seek(self, link: Link, session: Session, command: Any) -> None:
-        self.lobby.matchmaker.cancel(session)
-
-    def _get_profile(self, link: Link, session: Session, command: Any) -> None:
-        body = profile_body(self.lobby.ratings, self.accounts.book, command)
-        session.deliver(body)
-        link.charge(len(body))
-
-    def _get_leaderboard(self, link: Link, session: Session, command: Any) -> None:
-        body = leaderboard_body(self.lobby.ratings, self.accounts.book, command)
-        session.deliver(body)
-        link.charge(len(body))
-
     def _get_record(self, link: Link, session: Session, command: Any) -> None:
         body = self.lobby.record_bodies.reply(command.record_id, command.id)
         if body is None and self.cluster is not None:
@@ -422,14 +380,7 @@ HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
     "get_record": Commands._get_record,
     "contribute_seed": Commands._contribute_seed,
     "ready": Commands._ready,
-    "link_device": Commands._link_device,
-    "get_profile": Commands._get_profile,
-    "get_leaderboard": Commands._get_leaderboard,
-    "mute": Commands._mute,
-    "unmute": Commands._unmute,
-    "report": Commands._report,
-    "seek": Commands._seek,
-    "cancel_seek": Commands._cancel_seek,
+    **PLAYER_HANDLERS,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

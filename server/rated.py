@@ -14,7 +14,7 @@ from boneyard.protocol.ratings import RatingChange, RatingChanges
 from boneyard.server.errors import CommandError
 from boneyard.server.ratings.book import RatingBook, bot_player
 from boneyard.server.ratings.kinds import Kind
-from boneyard.server.seats import Seat
+from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
 from boneyard.server.wire import body_of
 
@@ -36,10 +36,30 @@ class RatedTable:
         self._left: dict[int, tuple[str, str]] = {}
         """Seat -> (account, name) of whoever left the game while it ran."""
 
-    def left(self, seat: int, session: Session) -> None:
-        """``session`` gives up ``seat`` while the game runs: it counts as its loss."""
+    def leaving(self, table_id: str, roster: Roster, session: Session, now: float) -> None:
+        """``session`` leaves while the game runs: the game counts as its loss. When it was the last
+        player, the game is abandoned (the table goes): rated at once, and the leaver told."""
+        seat = roster.seat_of(session)
+        if seat is None:
+            return
         if session.account is not None:
             self._left.setdefault(seat, (session.account, session.name))
+        if all(other.session is session for other in roster.humans()):
+            session.deliver(self.over(table_id, roster.seats, None, (), None, now))
+
+    def finished(
+        self,
+        table_id: str,
+        roster: Roster,
+        winner: int,
+        scores: Sequence[int],
+        record_id: str | None,
+        now: float,
+    ) -> None:
+        """The game is over: rated, and everyone at the table told (``rating_changes``)."""
+        body = self.over(table_id, roster.seats, winner, scores, record_id, now)
+        for session, _ in roster.listeners():
+            session.deliver(body)
 
     def over(
         self,

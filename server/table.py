@@ -321,14 +321,8 @@ class Table:
         return None if self.rated is None else self.rated.kind
 
     def _leaving(self, session: Session) -> None:
-        seat = self.roster.seat_of(session)
-        if self.rated is not None and self.status == "playing" and seat is not None:
-            self.rated.left(seat, session)  # leaving a rated game in progress counts as its loss
-            if all(other.session is session for other in self.roster.humans()):
-                # The last player left: the game is abandoned (the table goes), and rated so at once.
-                session.deliver(
-                    self.rated.over(self.table_id, self.seats, None, (), None, self.host.clock.wall())
-                )
+        if self.rated is not None and self.status == "playing":
+            self.rated.leaving(self.table_id, self.roster, session, self.host.clock.wall())
 
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
@@ -377,11 +371,9 @@ class Table:
 
     def game_over(self, winner: int, scores: Sequence[int]) -> None:
         if self.rated is not None:
-            body = self.rated.over(
-                self.table_id, self.seats, winner, scores, self.record_id, self.host.clock.wall()
+            self.rated.finished(
+                self.table_id, self.roster, winner, scores, self.record_id, self.host.clock.wall()
             )
-            for session, _ in self.roster.listeners():
-                session.deliver(body)
         self.cycle.game_over()
 
     def restore_game(
