@@ -15,6 +15,7 @@ Modules: :mod:`boneyard.protocol.values` (tiles, seats, options), :mod:`boneyard
 ``python -m boneyard.protocol.spec``.
 """
 
+from boneyard.protocol.accounts import FEATURE_ACCOUNTS, LinkCodeMessage, LinkDevice, SignIn
 from boneyard.protocol.codec import (
     COMMAND_LIMITS,
     SERVER_LIMITS,
@@ -55,6 +56,7 @@ from boneyard.protocol.game import (
 from boneyard.protocol.handshake import (
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
+    FEATURE_BOT_SEATS,
     FEATURE_PRIVATE_TABLES,
     FEATURE_TURN_IN_EVENT,
     Hello,
@@ -143,8 +145,10 @@ __all__ = [
     "CONTENT_TYPE",
     "ENGINE_EVENTS",
     "ERROR_CODES",
+    "FEATURE_ACCOUNTS",
     "FEATURE_BOT_DELAY",
     "FEATURE_BOT_LEVELS",
+    "FEATURE_BOT_SEATS",
     "FEATURE_HAND_PAUSE",
     "FEATURE_PRIVATE_TABLES",
     "FEATURE_TURN_IN_EVENT",
@@ -191,6 +195,8 @@ __all__ = [
     "Layout",
     "Leave",
     "Limits",
+    "LinkCodeMessage",
+    "LinkDevice",
     "ListTables",
     "LobbyChanged",
     "MoonEvent",
@@ -218,6 +224,7 @@ __all__ = [
     "Seated",
     "SeedContributed",
     "ServerMessage",
+    "SignIn",
     "Snapshot",
     "Spectate",
     "StraightEvent",

@@ -39,6 +39,12 @@ ErrorCode = Literal[
     "chat_too_long",
     "no_such_record",
     "seed_closed",
+    "sign_in_refused",
+    "name_taken",
+    "name_refused",
+    "not_signed_in",
+    "banned",
+    "no_such_player",
     "unavailable",
     "internal_error",
 ]
@@ -86,6 +92,29 @@ ERROR_CODES: dict[ErrorCode, str] = {
         "`contribute_seed` came too late (the game's first deal is made) or twice for the same game: "
         "the deal is fixed without it."
     ),
+    "sign_in_refused": (
+        "Feature `accounts`: `identify.sign_in` was refused: no such account, a key that is not the "
+        "account's, a signature that does not verify against this connection's `hello.nonce`, or a "
+        "`link_code` that is unknown, spent or expired. The connection is then closed with 4001."
+    ),
+    "name_taken": (
+        "Feature `accounts`: `sign_in.create` names an account that exists, or one that looks the "
+        'same under the name rules (section 7, "Accounts"), or a guest\'s `identify.name` is such a name. '
+        "The connection is then closed with 4001."
+    ),
+    "name_refused": (
+        "Feature `accounts`: the name rules refuse `sign_in.account` for a new account (section 7, "
+        '"Accounts"). The connection is then closed with 4001.'
+    ),
+    "not_signed_in": (
+        "Feature `accounts`: the command is for signed-in players only (`link_device`; creating, joining "
+        "or taking a seat at a rated table)."
+    ),
+    "banned": (
+        "Feature `accounts`: the account is banned from this server (by its operator); the connection is "
+        "then closed with 4001."
+    ),
+    "no_such_player": "Feature `ratings`: `get_profile` names no account and no bot level.",
     "unavailable": "The server is shutting down or full and takes no new tables or seats.",
     "internal_error": "The server failed; the command may or may not have taken effect.",
 }
@@ -171,7 +200,14 @@ _CLOSE_CODES = (
         False,
         False,
     ),
-    CloseCode(4001, "handshake_failed", "The first command was not a valid `identify`.", False, False),
+    CloseCode(
+        4001,
+        "handshake_failed",
+        "The first command was not a valid `identify`, or its `sign_in` was refused (the `error` before "
+        "the close says why).",
+        False,
+        False,
+    ),
     CloseCode(
         4002,
         "resume_rejected",

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from boneyard.protocol.accounts import Nonce, SignIn
 from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
     Bool,
@@ -89,12 +90,18 @@ class Limits(WireModel):
     (0: none), for a table created without ``hand_pause_ms``."""
     max_hand_pause_ms: Positive | None = None
     """Feature ``hand_pause``: the longest ``create_table.hand_pause_ms`` accepted (60000)."""
+    sign_ins_per_minute: Positive | None = None
+    """Feature ``accounts``: ``identify``s with ``sign_in`` accepted per minute from one address, and
+    per account name (each a bucket refilled over the minute); beyond: ``rate_limited``, then close 4001."""
 
 
 FEATURE_BOT_DELAY = "bot_delay"
 """``hello.features`` names it when ``create_table`` accepts ``bot_delay_ms``."""
 FEATURE_PRIVATE_TABLES = "private_tables"
 """``hello.features`` names it when tables may be private (``create_table.private``, invite codes)."""
+FEATURE_BOT_SEATS = "bot_seats"
+"""``hello.features`` names it when a bot's seat at an untimed table goes only to those its creator admits
+(``create_table.open_bot_seats``)."""
 FEATURE_BOT_LEVELS = "bot_levels"
 """``hello.features`` names it when ``create_table`` accepts ``bot_levels``."""
 FEATURE_TURN_IN_EVENT: Literal["turn_in_event"] = "turn_in_event"
@@ -126,9 +133,17 @@ class Hello(ServerMessageBase):
     ``bot_levels``; ``hand_pause``, tables pause between hands (``create_table.hand_pause_ms``, ``ready``,
     ``hand_pause``, ``snapshot.pause``: section 5, "The pause between hands"); ``turn_in_event``, a client
     may opt in (``identify.accept``) to get the turn after an action's events inside the last of them
-    (section 5, "Turns inside events"). And one that is a warning, not a feature: ``fixed_seed``, the
+    (section 5, "Turns inside events"); ``accounts``, players may sign in with a key (``nonce``,
+    ``identify.sign_in``, ``welcome.account``, ``link_device``: section 7, "Accounts"); ``bot_seats``, a
+    bot's seat at an untimed table goes only to those its creator admits (``create_table.open_bot_seats``);
+    ``ratings``, rated tables, profiles and leaderboards (``create_table.rated``, ``rating_changes``,
+    ``get_profile``, ``get_leaderboard``: section 5, "Rated games"); ``seeks``, matchmaking (``seek``,
+    ``cancel_seek``, ``seeks``: section 5, "Matchmaking"); ``moderation``, ``mute``, ``unmute`` and
+    ``report`` (section 5, "Moderation"). And one that is a warning, not a feature: ``fixed_seed``, the
     server deals from a fixed seed (a test setting): its deals are predictable, not fair (section 5,
     "Fair deals")."""
+    nonce: Nonce | None = None
+    """Feature ``accounts``: fresh for this connection; an ``identify.sign_in`` signs it, once."""
 
 
 class Resume(WireModel):
@@ -154,6 +169,10 @@ class Identify(CommandBase):
     connection is sent: ``turn_in_event`` (section 5, "Turns inside events"). A name the server does not
     know makes the ``identify`` invalid (``invalid_message``, then close 4001). ``welcome.accepted``
     says what is in force; a resume's features are its own connection's (see section 7)."""
+    sign_in: SignIn | None = None
+    """Feature ``accounts``: sign in to an account (or register one, or add this device's key to one):
+    section 7, "Accounts". Without it the player is a guest, as before. A signed-in player whose
+    account already has a session on the server takes it back, seats and all, as a resume does."""
 
     @model_validator(mode="after")
     def _not_a_bots_name(self) -> Identify:
@@ -190,6 +209,9 @@ class Welcome(ReplyBase):
     accepted: Seq[Str] = ()
     """The features of ``identify.accept`` in force on this connection, each once (empty when it asked
     for none; a server older than feature ``turn_in_event`` leaves the field out)."""
+    account: Name | None = None
+    """Feature ``accounts``: the account this session is signed in to, as registered (``name`` is the
+    same); ``null`` for a guest."""
 
 
 class Ping(CommandBase):

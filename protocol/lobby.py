@@ -83,6 +83,11 @@ class BaseTable(WireModel):
     private: Bool = False
     """Since 1.1 (``private_tables``): seats are taken with the table's invite code only (anyone may
     watch)."""
+    open_bot_seats: Bool = False
+    """Feature ``bot_seats``: anyone may take a bot's seat at this untimed table (``create_table``'s
+    ``open_bot_seats``)."""
+    rated: Bool = False
+    """Feature ``ratings``: the table's games are rated (``create_table.rated``)."""
     hand_pause_ms: HandPauseMs | None = None
     """Feature ``hand_pause``: the pause between hands as the creator set it (``create_table``'s
     ``hand_pause_ms``); ``null``: the server's default (``hello.limits.hand_pause_ms`` where a human
@@ -243,6 +248,15 @@ class BaseCreateTable(CommandBase):
     """Feature ``private_tables``: only those given the invite code (in ``table_created``) may sit; others
     get ``not_invited``. An open table seats anyone; at an open untimed table, a seat held by anyone but
     its creator plays on the server's default turn timer, so that no stranger can stall it."""
+    open_bot_seats: Bool = False
+    """Feature ``bot_seats``: at an untimed table, a bot's seat goes only to those the creator admits:
+    the creator, and at a private table those with its invite code; others' ``take_seat`` gets
+    ``not_invited``. True opens the bots' seats of an open untimed table to anyone (who then plays on
+    the server's turn timer, as above). Timed tables are not concerned."""
+    rated: Bool = False
+    """Feature ``ratings``: rate this table's games (section 5, "Rated games"). A rated table is timed
+    (``turn_seconds`` null: ``invalid_options``) and seats signed-in players and bots only: its creator, and
+    whoever joins or takes a seat, must be signed in (``not_signed_in``)."""
 
     @property
     def players(self) -> int:

@@ -4,7 +4,7 @@
 >>> COMMAND_ADAPTER.validate_python({"type": "ping", "id": 1})
 Ping(type='ping', id=1)
 >>> sorted(COMMAND_TYPES)[:3]
-['act', 'chat', 'contribute_seed']
+['act', 'cancel_seek', 'chat']
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Annotated, Any, get_args
 
 from pydantic import Field, TypeAdapter
 
+from boneyard.protocol.accounts import LinkCodeMessage, LinkDevice
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.envelope import CommandBase, ServerMessageBase
 from boneyard.protocol.errors import Error
@@ -38,8 +39,11 @@ from boneyard.protocol.lobby import (
     TableUpdated,
     TakeSeat,
 )
+from boneyard.protocol.moderation import Mute, Report, Unmute
 from boneyard.protocol.pause import HandPause, Ready
+from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
+from boneyard.protocol.seeks import CancelSeek, Seek, Seeks
 from boneyard.protocol.views import Snapshot
 
 ClientCommand = Annotated[
@@ -56,7 +60,15 @@ ClientCommand = Annotated[
     | ChatCommand
     | GetRecord
     | ContributeSeed
-    | Ready,
+    | Ready
+    | LinkDevice
+    | GetProfile
+    | GetLeaderboard
+    | Seek
+    | CancelSeek
+    | Mute
+    | Unmute
+    | Report,
     Field(discriminator="type"),
 ]
 """Every client-to-server command."""
@@ -82,7 +94,12 @@ ServerMessage = Annotated[
     | DealCommitment
     | SeedContributed
     | DealRevealed
-    | HandPause,
+    | HandPause
+    | LinkCodeMessage
+    | RatingChanges
+    | Profile
+    | Leaderboard
+    | Seeks,
     Field(discriminator="type"),
 ]
 """Every server-to-client message."""
@@ -137,6 +154,14 @@ REPLIES: Mapping[str, str] = {
     "get_record": "record",
     "contribute_seed": "ok",
     "ready": "ok",
+    "link_device": "link_code",
+    "get_profile": "profile",
+    "get_leaderboard": "leaderboard",
+    "seek": "ok",
+    "cancel_seek": "ok",
+    "mute": "ok",
+    "unmute": "ok",
+    "report": "ok",
 }
 """The reply each command gets when it succeeds (``ok`` only when the command had an ``id``)."""
 

@@ -26,6 +26,7 @@ from boneyard.protocol import (
     COMMAND_LIMITS,
     SUBPROTOCOL,
 )
+from boneyard.server.accounts.sqlite import load_book
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.cluster import ClusterError
 from boneyard.server.commands import Commands
@@ -39,6 +40,7 @@ from boneyard.server.machine import check_bindable, connection_cap, descriptor_l
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
 from boneyard.server.proxies import TrustedProxies
+from boneyard.server.ratings.sqlite import load_ratings
 from boneyard.server.records import MemoryRecordStore, RecordStore
 from boneyard.server.settings import Settings
 from boneyard.server.storage.db import StorageError
@@ -176,7 +178,12 @@ class BoneyardServer:
         hello = hello_body(settings, self.max_connections)
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
         gate = storage.journal if storage else self.cluster.writes if self.cluster else None
-        commands = Commands(self.lobby, hello)
+        accounts = None
+        if storage is not None:
+            accounts = load_book(storage.journal, storage.db.path)
+            self.lobby.ratings = load_ratings(storage.journal, storage.db.path)
+            self.lobby.reports.journal = storage.journal
+        commands = Commands(self.lobby, hello, accounts)
         self._ctx = ServerContext(
             commands,
             settings,

@@ -1,4 +1,5 @@
-"""``boneyard-server``: the command line (``serve``, ``backup``, ``records``, ``simulate``, ``arena``)."""
+"""``boneyard-server``: the command line (``serve``, ``backup``, ``records``, ``players``, ``simulate``,
+``arena``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pydantic import ValidationError
 
 from boneyard.server.cluster import ClusterError
 from boneyard.server.games.registry import GAMES, game_spec
+from boneyard.server.players_cli import add_players, on_database
 from boneyard.server.settings import Settings, describe, unknown_variables, variable
 from boneyard.server.simulate import simulate, write_records
 from boneyard.server.storage.backup import backup_database
@@ -192,13 +194,7 @@ async def serve(settings: Settings) -> int:
 
 
 def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    path = args.db if args.db is not None else Settings().db
-    try:
-        export_records(path, sys.stdout, args.game)
-    except StorageError as error:
-        print(f"boneyard-server: {error}", file=sys.stderr)
-        return 1
-    return 0
+    return on_database(args, lambda path: export_records(path, sys.stdout, args.game))
 
 
 def _days(value: str) -> float:
@@ -307,6 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--older-than", type=_days, required=True, metavar="DAYS", help="days since the game finished"
     )
     prune.set_defaults(run=_run_prune)
+
+    add_players(commands, _DB_HELP)
 
     sim = commands.add_parser(
         "simulate", help="play bot games in-process and write their records as JSON Lines"

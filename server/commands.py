@@ -18,18 +18,31 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from boneyard.protocol import FEATURE_TURN_IN_EVENT, REPLIES, ErrorCode, Identify, SeatRef, Welcome
+import msgpack
+
+from boneyard.protocol import (
+    FEATURE_TURN_IN_EVENT,
+    REPLIES,
+    ErrorCode,
+    Identify,
+    SeatRef,
+    Welcome,
+)
 from boneyard.protocol.values import CommandId
+from boneyard.server.accounts.book import AccountBook
+from boneyard.server.accounts.signin import SignInDesk
 from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
 from boneyard.server.logs import ids
+from boneyard.server.player_commands import PLAYER_HANDLERS
 from boneyard.server.session import Session, new_epoch
 from boneyard.server.table import Table
-from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, stamp
+from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, stamp, with_fields
 
 log = logging.getLogger("boneyard.connection")
 
 _PONG = {"type": "pong", "seq": 1}
+_NONCE_KEY = msgpack.packb("nonce")
 
 
 class Link(Protocol):
@@ -84,20 +97,31 @@ class Router(Protocol):
 class Commands:
     """The table tier's front door: what a connection hands every decoded command to."""
 
-    __slots__ = ("cluster", "hello", "lobby")
+    __slots__ = ("_nonces", "accounts", "cluster", "hello", "lobby")
 
-    def __init__(self, lobby: Lobby, hello: bytes) -> None:
+    def __init__(self, lobby: Lobby, hello: bytes, accounts: AccountBook | None = None) -> None:
         self.lobby = lobby
         self.hello = hello
-        """The ``hello`` body (the same for every connection)."""
+        """The ``hello`` body, but its ``nonce`` (the same for every connection)."""
         self.cluster: Router | None = None
         """On a cluster node: forwards commands for other nodes' tables (``None``: a single node)."""
+        clock = lobby.clock
+        self.accounts = SignInDesk(
+            AccountBook() if accounts is None else accounts,
+            lobby.settings.sign_ins_per_minute,
+            clock.time,
+            clock.wall,
+        )
+        """Feature ``accounts``: checks ``identify.sign_in`` (an in-memory book unless one is given)."""
+        self._nonces: dict[Link, str] = {}
+        """Each connection's ``hello.nonce`` until its ``identify`` spends it (or it closes)."""
 
     # -- what the socket tier calls --------------------------------------------------------------------
 
     def connected(self, link: Link) -> None:
-        """A new connection: ``hello``."""
-        send(link, self.hello)
+        """A new connection: ``hello``, with a fresh nonce to sign in with."""
+        nonce = self._nonces[link] = self.accounts.nonce()
+        send(link, with_fields(self.hello, _NONCE_KEY + msgpack.packb(nonce), 1))
 
     def refuse(self, link: Link, code: ErrorCode, message: str, reply_to: CommandId | None) -> bool:
         """A frame the socket tier refused (undecodable, over the rate): an ``error`` reply. ``False``
@@ -147,8 +171,10 @@ class Commands:
 
     def disconnected(self, link: Link) -> None:
         """The connection is closed: its session (if any) drops, and keeps its seats for a grace period."""
+        self._nonces.pop(link, None)
         session, link.session = link.session, None
         if session is not None and session.client is link:
+            self.lobby.matchmaker.cancel(session)
             self.lobby.session_dropped(session)
             if self.cluster is not None:
                 self.cluster.dropped(session)
@@ -161,11 +187,33 @@ class Commands:
 
     def _identify(self, link: Link, command: Identify) -> None:
         lobby = self.lobby
+        nonce = self._nonces.pop(link, None)  # spent by this identify, whatever comes of it
         if lobby.stopping:
             link.close_with(1012, "the server is restarting")
             return
-        if command.resume is None:
-            session = lobby.new_session(command.name)
+        account, name = None, command.name
+        if command.sign_in is not None:
+            try:
+                signed = self.accounts.sign_in(command.sign_in, nonce, link.host())
+            except CommandError as refused:
+                self._error(link, refused.code, refused.message, command.id)
+                link.close_with(4001, "sign-in refused")
+                return
+            account, name = signed.key, signed.name
+            if (back := lobby.presence.by_account.get(account)) is not None:
+                self.resumed(link, back, command)  # the account's session, wherever it was left
+                return
+        if command.resume is None and account is None and self.accounts.book.alike(name) is not None:
+            # A guest may not pass for an account's holder (the name, or one that looks like it).
+            self._error(
+                link, "name_taken", f"{name!r} is an account's name: sign in, or pick another", command.id
+            )
+            link.close_with(4001, "the name is an account's")
+            return
+        if command.resume is None or account is not None:
+            session = lobby.new_session(name)
+            if account is not None:
+                lobby.presence.signed_in(session, account)
             peer = link.peer()
             _attach(link, session, command)
             session.deliver(_welcome(session, command.id, resumed=False, replayed=0))
@@ -182,9 +230,16 @@ class Commands:
         self.resumed(link, resumed, command)
 
     def resumed(self, link: Link, session: Session, command: Identify) -> None:
-        """``session`` resumes on ``link``: the messages it missed, or a snapshot of each of its tables."""
-        assert command.resume is not None
+        """``session`` resumes on ``link``: the messages it missed, or a snapshot of each of its tables
+        (always, for a signed-in session taken back without its token)."""
         lobby = self.lobby
+        resume = command.resume
+        if (
+            resume is not None
+            and session.account is not None
+            and lobby.by_token.get(resume.token) is not session
+        ):
+            resume = None  # signed in, with a token of another session: it counts for nothing here
         old = session.client
         if old is not None and old is not link:  # another connection resumed this one's session
             old_link: Link = old  # type: ignore[assignment]  # sessions' clients are links
@@ -193,7 +248,7 @@ class Commands:
         session.cancel_timer()
         # What it missed was sent in its last connection's shape: replayed only in the same one.
         same_shape = session.folds == _folds(command)
-        missed = (session.missed_since(command.resume.last_seq) if same_shape else None) or []
+        missed = (session.missed_since(resume.last_seq) if same_shape and resume else None) or []
         _attach(link, session, command)
         lobby.table_log.session(session)  # its new epoch
         session.deliver(_welcome(session, command.id, resumed=True, replayed=len(missed)))
@@ -305,6 +360,7 @@ def _welcome(session: Session, reply_to: CommandId | None, *, resumed: bool, rep
             replayed=replayed,
             seats=seats,
             accepted=(FEATURE_TURN_IN_EVENT,) if session.folds else (),
+            account=None if session.account is None else session.name,
         )
     )
 
@@ -324,6 +380,7 @@ HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
     "get_record": Commands._get_record,
     "contribute_seed": Commands._contribute_seed,
     "ready": Commands._ready,
+    **PLAYER_HANDLERS,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 

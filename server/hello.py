@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 
 from boneyard.protocol import (
+    FEATURE_ACCOUNTS,
     FEATURE_BOT_DELAY,
     FEATURE_BOT_LEVELS,
+    FEATURE_BOT_SEATS,
     FEATURE_HAND_PAUSE,
     FEATURE_PRIVATE_TABLES,
     FEATURE_TURN_IN_EVENT,
@@ -19,6 +21,9 @@ from boneyard.protocol import (
 )
 from boneyard.protocol.deals import FEATURE as DEAL_FEATURE
 from boneyard.protocol.deals import FIXED_SEED
+from boneyard.protocol.moderation import FEATURE_MODERATION
+from boneyard.protocol.ratings import FEATURE_RATINGS
+from boneyard.protocol.seeks import FEATURE_SEEKS
 from boneyard.protocol.values import MAX_HAND_PAUSE_MS
 from boneyard.server.connection import BAD_FRAMES
 from boneyard.server.settings import Settings
@@ -35,6 +40,11 @@ FEATURES = (
     FEATURE_BOT_LEVELS,
     FEATURE_HAND_PAUSE,
     FEATURE_TURN_IN_EVENT,
+    FEATURE_ACCOUNTS,
+    FEATURE_BOT_SEATS,
+    FEATURE_RATINGS,
+    FEATURE_SEEKS,
+    FEATURE_MODERATION,
 )
 """What this server supports beyond protocol 1.0 (``hello.features``)."""
 
@@ -74,6 +84,7 @@ def hello_body(settings: Settings, max_connections: int) -> bytes:
         bots_only_move_ms=round(settings.bots_only_move_seconds * 1000),
         hand_pause_ms=round(settings.hand_pause_seconds * 1000),
         max_hand_pause_ms=MAX_HAND_PAUSE_MS,
+        sign_ins_per_minute=settings.sign_ins_per_minute,
     )
     return body_of(
         Hello(

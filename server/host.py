@@ -22,9 +22,10 @@ import asyncio
 import heapq
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from boneyard.server.ratings.book import RatingBook
 from boneyard.server.records import RecordStore
 from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
@@ -193,6 +194,11 @@ class TableHost(Protocol[T]):
 
     def new_record_id(self) -> str: ...
 
+    @property
+    def ratings(self) -> RatingBook:
+        """Feature ``ratings``: where rated tables' games are rated."""
+        ...
+
     def token_for(self, session: Session) -> str:
         """The session's resume token (made when it first sits down)."""
         ...
@@ -264,8 +270,9 @@ class Room(Protocol):
         """Seconds ``seat`` has for a turn (``None``: no timer)."""
         ...
 
-    def game_over(self) -> None:
-        """The game is over (its record is stored and ``game_over`` sent)."""
+    def game_over(self, winner: int, scores: Sequence[int]) -> None:
+        """The game is over (its record is stored and ``game_over`` sent): its winner and final scores,
+        per seat or per partnership, as the ``game_over`` event says."""
         ...
 
     @property

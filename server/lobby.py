@@ -23,10 +23,15 @@ from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES, GameSpec
 from boneyard.server.host import Clock
 from boneyard.server.logs import ids
+from boneyard.server.matchmaking import Matchmaker, game_of
 from boneyard.server.metrics import Metrics
+from boneyard.server.moderation import Reports
 from boneyard.server.presence import Presence
 from boneyard.server.pushes import LobbyPushes, removed_body, table_list_body
 from boneyard.server.quota import TableQuota
+from boneyard.server.rated import RatedTable, check_signed_in
+from boneyard.server.ratings.book import RatingBook
+from boneyard.server.ratings.kinds import Kind, kind_of
 from boneyard.server.record_bodies import RecordBodies
 from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
@@ -38,6 +43,9 @@ from boneyard.server.table import Table
 from boneyard.server.wire import body_of
 
 log = logging.getLogger("boneyard.lobby")
+
+DEFAULT_TURN_SECONDS = 30
+"""A matched table's turn time on a server whose default is untimed."""
 
 
 class Lobby:
@@ -59,7 +67,13 @@ class Lobby:
         self.bots: BotRunner | None = None
         """Where searching bots think, off the loop (set by the server; ``None``: inline)."""
         self.tables: dict[str, Table] = {}
+        self.ratings = RatingBook()
+        """Feature ``ratings``: every rating (in memory unless the server sets a stored book)."""
         self.presence = Presence(settings, clock, table_log)
+        self.matchmaker = Matchmaker(self, clock, lambda: self.ratings)
+        self.reports = Reports()
+        """Feature ``moderation``: players' reports to the operator."""
+        """Feature ``seeks``: the seekers' pools, and the tables made for them."""
         """Sessions by token, those in the lobby, dropped sessions' grace, away and expiry."""
         self.by_token = self.presence.by_token
         self.stopping = False
@@ -152,6 +166,11 @@ class Lobby:
             turn_seconds = settings.turn_seconds
         if turn_seconds is None and not settings.allow_untimed_tables:
             raise CommandError("invalid_options", "this server requires a turn timer")
+        rated = kind_of(spec.name, options.as_dict()) if command.rated else None
+        if rated is not None:
+            check_signed_in(session)
+            if turn_seconds is None:
+                raise CommandError("invalid_options", "a rated table has a turn timer")
         invite = secrets.token_urlsafe(18) if command.private else None
         table = self.open_table(
             spec,
@@ -163,6 +182,8 @@ class Lobby:
             hand_pause_ms=command.hand_pause_ms,
             owner=session.player_id,
             invite=invite,
+            open_bot_seats=command.open_bot_seats,
+            rated=rated,
         )
         self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
         reply = TableCreated(
@@ -175,6 +196,29 @@ class Lobby:
         elif not table.maybe_start():
             self.remove_if_left_empty(table)
         return table
+
+    @property
+    def idle(self) -> set[Session]:
+        """The sessions in the lobby (at no table, connected)."""
+        return self.presence.idle
+
+    def seat_group(self, kind: Kind, rated: bool, players: list[Session], bots: int, level: str) -> None:
+        """A table of ``kind`` for a group the matchmaker formed: the players in the first seats, bots of
+        ``level`` in the rest; on the server's turn timer (a rated game needs one)."""
+        game, options = game_of(kind)
+        spec = GAMES[game]
+        bot_seats = list(range(len(players), len(players) + bots))
+        table = self.open_table(
+            spec,
+            spec.options_from_dict(options),
+            self.settings.turn_seconds or DEFAULT_TURN_SECONDS,
+            bot_seats,
+            bot_levels=[level] * bots,
+            rated=kind if rated else None,
+        )
+        log.info("seekers seated", extra=ids(table_id=table.table_id))
+        for seat, session in enumerate(players):
+            table.join(session, seat, None)
 
     def remove_if_left_empty(self, table: Table) -> None:
         """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""
@@ -198,6 +242,8 @@ class Lobby:
         invite: str | None = None,
         bot_levels: Sequence[str] = (),
         hand_pause_ms: int | None = None,
+        open_bot_seats: bool = False,
+        rated: Kind | None = None,
     ) -> Table:
         """A new table in the lobby, written down; ``table_id``: a restored table, already stored (it is
         noted once it is whole, by :meth:`Table.restored`)."""
@@ -205,7 +251,8 @@ class Lobby:
         table_id = table_id or f"t{next(self._table_ids)}-{self._run}"
         table = Table(self, table_id, spec, options, turn_seconds, bots, bot_levels)
         table.bot_delay_ms, table.owner, table.invite = bot_delay_ms, owner, invite
-        table.hand_pause_ms = hand_pause_ms
+        table.hand_pause_ms, table.open_bot_seats = hand_pause_ms, open_bot_seats
+        table.rated = None if rated is None else RatedTable(self.ratings, rated)
         self.tables[table.table_id] = table
         if not restoring:
             self.table_log.table(table)

@@ -26,6 +26,7 @@ from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.fanout import FanOut, Regenerated, Reply
 from boneyard.server.games.base import Engine, Event, IllegalAction
+from boneyard.server.games.events import GameOver
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import Room, TableHost
 from boneyard.server.logs import ids
@@ -305,7 +306,8 @@ class Match:
             self._finish_hand_overs()
         if engine.is_over:
             self.turns.cancel()
-            self.room.game_over()
+            over = next(e for e in events if isinstance(e, GameOver))
+            self.room.game_over(over.winner, over.scores)
         elif engine.between_hands:
             return self._between_hands(reply)
         else:

@@ -26,7 +26,7 @@ log = logging.getLogger("boneyard.lobby")
 class Presence:
     """Sessions by token, the sessions in the lobby, and the grace, away and expiry of dropped ones."""
 
-    __slots__ = ("by_token", "clock", "idle", "settings", "table_log")
+    __slots__ = ("by_account", "by_token", "clock", "idle", "settings", "table_log")
 
     def __init__(self, settings: Settings, clock: Clock, table_log: TableLog) -> None:
         self.settings = settings
@@ -35,6 +35,9 @@ class Presence:
         self.idle: set[Session] = set()
         """Connected sessions at no table: they get every table's changes."""
         self.by_token: dict[str, Session] = {}
+        self.by_account: dict[str, Session] = {}
+        """Feature ``accounts``: each signed-in account's session (by account key): signing in again
+        takes it back, as a resume does."""
 
     def restore_session(self, stored: StoredSession) -> Session:
         """A stored session holding seats and a token, with its message log if the server stopped
@@ -42,6 +45,8 @@ class Presence:
         session = Session(stored.player_id, cleaned_name(stored.name), self.settings.resume_buffer_frames)
         session.token = stored.token
         session.epoch = stored.epoch or 0
+        if stored.account is not None:
+            self.signed_in(session, stored.account)
         if stored.log is not None:
             session.start_log(stored.log)
             session.seq = stored.seq
@@ -57,9 +62,16 @@ class Presence:
             self.table_log.session(session)
         return session.token
 
+    def signed_in(self, session: Session, account: str) -> None:
+        """``session`` is the account's (its key): the account's next sign-in takes it back."""
+        session.account = account
+        self.by_account[account] = session
+
     def forget(self, session: Session) -> None:
-        """The session is over: its token no longer resumes anything."""
+        """The session is over: its token no longer resumes anything (nor its account's sign-in)."""
         session.cancel_timer()
+        if session.account is not None and self.by_account.get(session.account) is session:
+            del self.by_account[session.account]
         if session.token is not None:
             self.by_token.pop(session.token, None)
             self.table_log.session_gone(session.token)

@@ -40,6 +40,10 @@ class SeatedTable(Protocol):
     def owner(self) -> str | None: ...
     @property
     def invite(self) -> str | None: ...
+    @property
+    def turn_seconds(self) -> int | None: ...
+    @property
+    def open_bot_seats(self) -> bool: ...
 
     def seat_player(self, session: Session, seat: int, *, hand_over: bool = False) -> None: ...
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes: ...
@@ -86,6 +90,14 @@ class Seating:
         if invite is None or not hmac.compare_digest(invite, self.table.invite):
             raise CommandError("not_invited", "this table is private: sit with its invite code")
 
+    def _check_admitted(self, session: Session) -> None:
+        # A bot's seat at an untimed table: a stranger in it could hold the creator's game up, so only
+        # those the creator admits (the invite code of a private table, or bot seats opened to all).
+        table = self.table
+        opened = table.turn_seconds is not None or table.invite is not None or table.open_bot_seats
+        if not opened and session.player_id != table.owner:
+            raise CommandError("not_invited", "the bots' seats of this untimed table are its creator's")
+
     def join(
         self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
     ) -> None:
@@ -107,6 +119,7 @@ class Seating:
             raise CommandError("seat_taken", f"seat {seat} is taken")
         if not holder.bot:
             raise CommandError("not_a_bot", f"no bot holds seat {seat}")
+        self._check_admitted(session)
         # Between hands there is no hand for the bot to finish: the seat is the player's at once.
         mid_hand = self.cycle.status == "playing" and not self.cycle.between_hands
         self.table.seat_player(session, seat, hand_over=mid_hand)

@@ -83,11 +83,13 @@ class Session:
 
     __slots__ = (
         "_log_frames",
+        "account",
         "chat",
         "client",
         "epoch",
         "folds",
         "log",
+        "muted",
         "name",
         "player_id",
         "seq",
@@ -122,6 +124,10 @@ class Session:
         """The grace or expiry timer of a dropped session."""
         self.chat: TokenBucket | None = None
         """Meters chat lines (made at the first one)."""
+        self.muted: frozenset[str] = frozenset()
+        """Feature ``moderation``: the display names (case-folded) whose chat lines this session hides."""
+        self.account: str | None = None
+        """Feature ``accounts``: the key of the account signed in to (``None``: a guest)."""
 
     def renumber(self) -> None:
         """A new numbering: ``seq`` counts from 0 again, in a new :attr:`epoch`."""

@@ -155,6 +155,9 @@ class Settings(BaseSettings):
     result: no hand is dealt and no clock runs until every seated human has sent ``ready`` or the pause is
     over. A table's creator may set its own (``create_table``'s ``hand_pause_ms``); a table of bots only
     pauses only when its creator asks. 0: no pause."""
+    sign_ins_per_minute: int = Field(default=10, ge=1, le=10_000)
+    """Feature ``accounts``: sign-in attempts (``identify`` with ``sign_in``) per minute from one address,
+    and per account name; beyond: ``rate_limited`` and close 4001."""
     away_bot_level: Literal["basic", "good", "strong"] = "good"
     """The bot that plays for a player who timed out or is away (``auto``); bot seats have their own level."""
     bot_workers: int = Field(default=1, ge=0, le=64)

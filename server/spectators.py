@@ -13,26 +13,11 @@ frames; a bucket shared by all of a table's spectators keeps it at N. (Their num
 
 from __future__ import annotations
 
-from boneyard.server.meter import TokenBucket
+from boneyard.server.meter import BucketsByKey
 
 
-class SpectatorChat:
-    """One bucket of ``per_minute`` chat lines per table, shared by its spectators, refilled over a minute."""
+class SpectatorChat(BucketsByKey):
+    """One bucket of ``per_minute`` chat lines per table, shared by its spectators, refilled over a minute
+    (``take(table_id, now)``; ``forget(table_id)`` when the table is gone)."""
 
-    __slots__ = ("_buckets", "_per_minute")
-
-    def __init__(self, per_minute: int) -> None:
-        self._per_minute = per_minute
-        self._buckets: dict[str, TokenBucket] = {}
-        """Each table's bucket, made at its spectators' first line."""
-
-    def take(self, table_id: str, now: float) -> bool:
-        """Whether a spectator at ``table_id`` may send a chat line now (and count it)."""
-        bucket = self._buckets.get(table_id)
-        if bucket is None:
-            bucket = self._buckets[table_id] = TokenBucket(self._per_minute, self._per_minute / 60, now)
-        return bucket.take(now)
-
-    def forget(self, table_id: str) -> None:
-        """The table is gone."""
-        self._buckets.pop(table_id, None)
+    __slots__ = ()

@@ -31,6 +31,9 @@ from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import TableHost
 from boneyard.server.match import Match
+from boneyard.server.moderation import muted_key
+from boneyard.server.rated import RatedTable, check_signed_in
+from boneyard.server.ratings.kinds import Kind, as_kind
 from boneyard.server.seating import Seating
 from boneyard.server.seats import Listener, Roster, Seat
 from boneyard.server.session import Session
@@ -54,9 +57,11 @@ class Table:
         "hand_pause_ms",
         "host",
         "invite",
+        "open_bot_seats",
         "options",
         "options_dict",
         "owner",
+        "rated",
         "record_id",
         "removed",
         "roster",
@@ -97,11 +102,15 @@ class Table:
         sits, none at a table of bots only."""
         self.record_id: str | None = None
         """The record id of the last game finished here (public, in the table's description)."""
+        self.rated: RatedTable | None = None
+        """Feature ``ratings``: the table's games are rated (``None``: not a rated table)."""
         self.chat_log = TableChat(host, table_id)
         self.owner: str | None = None
         """The player id of whoever created the table (``None``: from before owners were stored)."""
         self.invite: str | None = None
         """A private table's invite code: seats are taken with it only (``None``: an open table)."""
+        self.open_bot_seats = False
+        """Anyone may take a bot's seat at this untimed table (else only those the creator admits)."""
         self.removed = False
         self._info_packed: bytes | None = None
 
@@ -181,6 +190,8 @@ class Table:
                 "bot_delay_ms": self.bot_delay_ms,
                 "record_id": self.record_id,
                 "hand_pause_ms": self.hand_pause_ms,
+                "open_bot_seats": self.open_bot_seats,
+                "rated": self.rated is not None,
             }
         )
 
@@ -282,21 +293,36 @@ class Table:
     def join(
         self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
     ) -> None:
+        if self.rated is not None:
+            check_signed_in(session)
         self.seating.join(session, seat, reply_to, invite)
 
     def take_seat(
         self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
     ) -> None:
+        if self.rated is not None:
+            check_signed_in(session)
         self.seating.take_seat(session, seat, reply_to, invite)
 
     def spectate(self, session: Session, reply_to: CommandId | None) -> None:
         self.seating.spectate(session, reply_to)
 
     def leave(self, session: Session) -> None:
+        self._leaving(session)
         self.seating.leave(session)
 
     def abandon(self, session: Session) -> None:
+        self._leaving(session)
         self.seating.abandon(session)
+
+    @property
+    def rated_kind(self) -> Kind | None:
+        """The kind its games are rated as (stored with the table); ``None``: not rated."""
+        return None if self.rated is None else self.rated.kind
+
+    def _leaving(self, session: Session) -> None:
+        if self.rated is not None and self.status == "playing":
+            self.rated.leaving(self.table_id, self.roster, session, self.host.clock.wall())
 
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
@@ -308,7 +334,11 @@ class Table:
     def chat(self, session: Session, text: str) -> None:
         if not self.roster.is_member(session):
             raise CommandError("not_seated", "you are not at this table")
-        self.broadcast(self.chat_log.say(session, self.roster.seat_of(session), text))
+        body = self.chat_log.say(session, self.roster.seat_of(session), text)
+        speaker = muted_key(session.name)
+        for listener, _ in self.listeners():
+            if speaker not in listener.muted:  # feature moderation: hidden for those who muted them
+                listener.deliver(body)
 
     def act(self, session: Session, action: Any, reply_to: CommandId | None = None) -> None:
         """A player's ``act`` (the engine decides, in :meth:`Match.act`; it answers ``ok``)."""
@@ -339,7 +369,11 @@ class Table:
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
         return self.cycle.deal_columns()
 
-    def game_over(self) -> None:
+    def game_over(self, winner: int, scores: Sequence[int]) -> None:
+        if self.rated is not None:
+            self.rated.finished(
+                self.table_id, self.roster, winner, scores, self.record_id, self.host.clock.wall()
+            )
         self.cycle.game_over()
 
     def restore_game(
@@ -352,6 +386,9 @@ class Table:
         self.bot_delay_ms, self.record_id = stored.bot_delay_ms, stored.record_id
         self.hand_pause_ms = stored.hand_pause_ms
         self.owner, self.invite = stored.owner, stored.invite
+        self.open_bot_seats = stored.open_bot_seats
+        if stored.rated is not None:
+            self.rated = RatedTable(self.host.ratings, as_kind(stored.rated))
         regenerated = self.cycle.restore(stored, actions, regenerate_from)
         self._info_packed = None
         return regenerated

@@ -1,4 +1,5 @@
-"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``, ``verify``)."""
+"""``boneyard``: the reference terminal client (``connect``, ``play``, ``replay``, ``verify``,
+``account``)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ from typing import Any, NoReturn
 
 from pydantic import TypeAdapter, ValidationError
 
+from boneyard.clients.cli import account, standings
 from boneyard.clients.cli.core.commands import CommandError
+from boneyard.clients.cli.core.identity import SavedSeats, saved_signer
 from boneyard.clients.cli.core.session import Client
 from boneyard.clients.cli.ui.app import LineUI
+from boneyard.clients.cli.ui.controller import Controller
 from boneyard.protocol.handshake import Identify
 from boneyard.protocol.values import (
     PARTNERSHIP_PLAYERS,
@@ -90,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--name", type=_name, default=_default_name(), help="your display name")
+        p.add_argument(
+            "--guest", action="store_true", help="do not sign in to your account (`boneyard account`)"
+        )
         p.add_argument("--auto", action="store_true", help="let the basic bot play your seat")
         p.add_argument("--json", action="store_true", help="print every server message as a JSON line")
         p.add_argument("--no-color", action="store_true", help="plain text, no colour (also NO_COLOR=1)")
@@ -123,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-delay", type=_bot_delay, metavar="MS", help="milliseconds before each bot move (0..10000)"
     )
     play.add_argument(
+        "--rated", action="store_true", help="a rated game (with --server, signed in: `boneyard account`)"
+    )
+    play.add_argument(
         "--bots",
         choices=["basic", "good", "strong"],
         help="how well the bots play (default: the server's basic)",
@@ -138,6 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--line", action="store_true", help="a step per Enter as lines of text, not full screen"
     )
+
+    account.add_parser(sub)
+    standings.add_parsers(sub)
 
     verify = sub.add_parser("verify", help="check a saved record's deals against its seeds (fair deals)")
     verify.add_argument("record", help="a boneyard-record/1 JSON file (one record, an array, or JSON Lines)")
@@ -196,19 +209,30 @@ def full_screen(args: argparse.Namespace) -> bool:
     return not (args.line or args.json) and sys.stdin.isatty() and sys.stdout.isatty()
 
 
-async def _session(url: str, args: argparse.Namespace, table: dict[str, Any] | None = None) -> int:
-    client = Client(url, args.name)
+async def _session(
+    url: str, args: argparse.Namespace, table: dict[str, Any] | None = None, *, local: bool = False
+) -> int:
+    # A local server is new and knows no account: its player is a guest, and nothing to come back to.
+    signer = None if args.guest or local else saved_signer()
+    seats = None if local else SavedSeats(url)
+    client = Client(
+        url,
+        args.name,
+        signer=signer,
+        token=seats.token() if seats else None,
+        on_token=seats.keep if seats else None,
+    )
     try:
         await client.connect()
     except (OSError, CommandError) as error:
-        print(f"boneyard: cannot connect to {url}: {error}", file=sys.stderr)
+        hint = " (--guest to play without your account)" if signer is not None else ""
+        print(f"boneyard: cannot connect to {url}: {error}{hint}", file=sys.stderr)
         return 1
     if full_screen(args):
         from boneyard.clients.cli.tui.app import BoneyardApp
 
         async def create(app: BoneyardApp) -> None:
-            if table is not None:
-                await app.controller.create(table)
+            await _begin(app.controller, table)
 
         app = BoneyardApp(
             client,
@@ -221,9 +245,8 @@ async def _session(url: str, args: argparse.Namespace, table: dict[str, Any] | N
         return deals_checked(client, await app.run_session())
 
     async def startup(ui: LineUI) -> None:
-        if table is not None:
-            await ui.controller.create(table)
-        else:  # `connect` opens on the lobby: every table now; changes then print as they happen
+        if not await _begin(ui.controller, table):
+            # `connect` opens on the lobby: every table now; changes then print as they happen
             await ui.execute("tables")
 
     ui = LineUI(
@@ -247,6 +270,21 @@ def deals_checked(client: Client, code: int) -> int:
     return DEALS_NOT_VERIFIED
 
 
+async def _begin(controller: Controller, table: dict[str, Any] | None) -> bool:
+    """Back at the seats a crashed client left (the server gave them back), else at the table ``play``
+    asks for; whether either."""
+    welcome = controller.client.welcome
+    if welcome is not None and welcome.resumed and welcome.seats:
+        back = welcome.seats[0]
+        controller.current = back.table_id
+        controller.info(f"back at your game at {back.table_id}, seat {back.seat}")
+        return True
+    if table is not None:
+        await controller.create(table)
+        return True
+    return False
+
+
 async def _play(args: argparse.Namespace) -> int:
     options, players = play_options(args)
     table = {"game": args.game, "options": options, "bots": list(range(1, players)),
@@ -255,10 +293,12 @@ async def _play(args: argparse.Namespace) -> int:
         table["bot_delay_ms"] = args.bot_delay
     if args.bots:
         table["bot_levels"] = [args.bots] * (players - 1)
+    if args.rated:
+        table["rated"] = True
     if args.server:
         return await _session(args.server, args, table)
     async with local_server() as url:
-        return await _session(url, args, table)
+        return await _session(url, args, table, local=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -271,6 +311,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_replay(
                 args.record, game=args.game, all_steps=args.all, colour=_colour(args), full_screen=whole
             )
+        if args.command == "account":
+            return asyncio.run(account.run(args))
+        if args.command in ("profile", "leaderboard"):
+            return asyncio.run(standings.run(args))
         if args.command == "verify":
             from boneyard.clients.cli.verify import run_verify
 

@@ -21,6 +21,7 @@ from typing import Any
 import msgpack
 from pydantic import BaseModel
 
+from boneyard.protocol.accounts import LinkCodeMessage, LinkDevice
 from boneyard.protocol.codec import COMMAND_LIMITS, SERVER_LIMITS
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, Error
@@ -59,8 +60,11 @@ from boneyard.protocol.lobby import (
     TakeSeat,
 )
 from boneyard.protocol.messages import COMMAND_MODELS, REPLIES
+from boneyard.protocol.moderation import Mute, Report, Unmute
 from boneyard.protocol.pause import HandPause, Ready
+from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
+from boneyard.protocol.seeks import CancelSeek, Seek, Seeks
 from boneyard.protocol.spec.examples import ALL_EXAMPLES, Example
 from boneyard.protocol.spec.schemas import JsonObj, json_schema
 from boneyard.protocol.texas42 import Texas42EventMessage
@@ -96,6 +100,10 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
     ("The pause between hands", (HandPause, Ready)),
     ("Fair deals", (DealCommitment, ContributeSeed, SeedContributed, DealRevealed)),
     ("Records", (GetRecord, RecordMessage)),
+    ("Accounts", (LinkDevice, LinkCodeMessage)),
+    ("Ratings", (RatingChanges, GetProfile, Profile, GetLeaderboard, Leaderboard)),
+    ("Matchmaking", (Seek, CancelSeek, Seeks)),
+    ("Moderation", (Mute, Unmute, Report)),
 )
 """The message reference's sections, in order."""
 

@@ -326,7 +326,9 @@ def fold(entries: Sequence[Entry]) -> StoredTable | None:
     deadline = None if folded.deadline is None else tuple(msgpack.unpackb(folded.deadline)[1:])
     actions = [msgpack.unpackb(raw) for raw in folded.game_actions()]
     (table_id, game, options, turn_seconds, status, games, seed, rematch, bot_delay_ms, record_id) = row[:10]
-    deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms, hand_ready = row[10:]
+    deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms, hand_ready = row[10:17]
+    open_bot_seats = bool(row[17]) if len(row) > 17 else False  # written before feature bot_seats: none
+    rated = row[18] if len(row) > 18 else None
     return StoredTable(
         table_id=table_id,
         game=game,
@@ -349,4 +351,6 @@ def fold(entries: Sequence[Entry]) -> StoredTable | None:
         invite=invite,
         hand_pause_ms=hand_pause_ms,
         hand_ready=None if hand_ready is None else json.loads(hand_ready),
+        open_bot_seats=open_bot_seats,
+        rated=rated,
     )

@@ -156,6 +156,59 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE actions_by_arrival RENAME TO actions",
         "CREATE UNIQUE INDEX actions_by_move ON actions (table_id, game, move)",
     ),
+    # 12: accounts (feature accounts): each account by the key of its name (the name rules), its public
+    # keys, one-time link codes as their SHA-256 (an operator's recovery code is one); the account a
+    # session is signed in to (NULL: a guest). An untimed table's bot seats opened to all (bot_seats).
+    # Ratings (feature ratings): a rated table's kind, each player's rating per kind (an account's key or
+    # bot-<level>), and each rated game of each player. Players' reports to the operator (moderation).
+    (
+        """CREATE TABLE accounts (
+            key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            created REAL NOT NULL,
+            banned INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID""",
+        """CREATE TABLE account_keys (
+            public_key TEXT PRIMARY KEY,
+            account TEXT NOT NULL,
+            added REAL NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE link_codes (
+            code_hash TEXT PRIMARY KEY,
+            account TEXT NOT NULL,
+            expires REAL NOT NULL
+        ) WITHOUT ROWID""",
+        "ALTER TABLE sessions ADD COLUMN account TEXT",
+        "ALTER TABLE tables ADD COLUMN open_bot_seats INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE tables ADD COLUMN rated TEXT",
+        """CREATE TABLE ratings (
+            player TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            PRIMARY KEY (player, kind)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE rated_games (
+            player TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            record_id TEXT,
+            finished REAL NOT NULL,
+            before INTEGER NOT NULL,
+            after INTEGER NOT NULL,
+            won INTEGER NOT NULL
+        )""",
+        "CREATE INDEX rated_games_by_player ON rated_games (player, finished)",
+        """CREATE TABLE reports (
+            reporter TEXT NOT NULL,
+            account TEXT,
+            player TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            at REAL NOT NULL
+        )""",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

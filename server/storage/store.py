@@ -32,8 +32,8 @@ from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
         bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms,
-        hand_ready)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        hand_ready, open_bot_seats, rated)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
         deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
@@ -59,7 +59,9 @@ _REMOVE_TABLE = (
     "DELETE FROM tables WHERE table_id = ?",
 )
 _SET_ENDS = "UPDATE actions SET ends = ? WHERE table_id = ? AND game = ? AND move = ?"
-_UPSERT_SESSION = "INSERT OR REPLACE INTO sessions (token, player_id, name, epoch) VALUES (?, ?, ?, ?)"
+_UPSERT_SESSION = (
+    "INSERT OR REPLACE INTO sessions (token, player_id, name, epoch, account) VALUES (?, ?, ?, ?, ?)"
+)
 _DROP_SESSION = "DELETE FROM sessions WHERE token = ?"
 _SET_SESSION_LOG = "UPDATE sessions SET seq = ?, log = ? WHERE token = ?"
 _FORGET_SESSION_LOGS = "UPDATE sessions SET seq = 0, log = NULL WHERE log IS NOT NULL"
@@ -124,6 +126,10 @@ class LoggedTable(Protocol):
     @property
     def hand_pause_ms(self) -> int | None: ...
     @property
+    def open_bot_seats(self) -> bool: ...
+    @property
+    def rated_kind(self) -> str | None: ...
+    @property
     def hand_ready(self) -> list[int] | None:
         """The seats ready in a pause between hands; ``None``: no pause."""
         ...
@@ -142,6 +148,11 @@ class LoggedSession(Protocol):
     def seq(self) -> int: ...
     @property
     def epoch(self) -> int: ...
+    @property
+    def account(self) -> str | None:
+        """The key of the account it is signed in to (``None``: a guest)."""
+        ...
+
     @property
     def log(self) -> Sequence[bytes] | None: ...
     @property
@@ -247,6 +258,8 @@ def table_rows(table: LoggedTable) -> TableRows:
         table.invite,
         table.hand_pause_ms,
         None if (ready := table.hand_ready) is None else json.dumps(ready),
+        table.open_bot_seats,
+        table.rated_kind,
     )
     seats = tuple(
         (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats
@@ -321,7 +334,8 @@ class DurableLog:
             self.journal.write(_SET_NEXT_DEADLINE, (when, table_id, move - 1, table_id))
 
     def session(self, session: LoggedSession) -> None:
-        self.journal.write(_UPSERT_SESSION, (session.token, session.player_id, session.name, session.epoch))
+        row = (session.token, session.player_id, session.name, session.epoch, session.account)
+        self.journal.write(_UPSERT_SESSION, row)
 
     def session_gone(self, token: str) -> None:
         self.journal.write(_DROP_SESSION, (token,))

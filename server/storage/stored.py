@@ -58,6 +58,10 @@ class StoredTable:
     invite: str | None = None
     hand_pause_ms: int | None = None
     hand_ready: list[int] | None = None
+    open_bot_seats: bool = False
+    """Anyone may take a bot's seat at this untimed table (feature ``bot_seats``)."""
+    rated: str | None = None
+    """The kind a rated table's games are rated as (feature ``ratings``); ``None``: not rated."""
     """The seats ready in the pause between hands the game was in (``None``: none)."""
 
 
@@ -72,6 +76,8 @@ class StoredSession:
     :mod:`~boneyard.server.storage.crashlog`)."""
     epoch: int | None = None
     """The numbering of its last connection's ``seq`` (``None``: stored before epochs)."""
+    account: str | None = None
+    """The key of the account it is signed in to (``None``: a guest, or stored before accounts)."""
 
 
 def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, StoredSession]]:
@@ -117,18 +123,20 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             invite=row[16],
             hand_pause_ms=row[17],
             hand_ready=None if row[18] is None else json.loads(row[18]),
+            open_bot_seats=bool(row[19]),
+            rated=row[20],
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
             " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite,"
-            " hand_pause_ms, hand_ready FROM tables"
+            " hand_pause_ms, hand_ready, open_bot_seats, rated FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
-    rows = connection.execute("SELECT token, player_id, name, seq, log, epoch FROM sessions")
+    rows = connection.execute("SELECT token, player_id, name, seq, log, epoch, account FROM sessions")
     sessions = {
-        token: StoredSession(token, player_id, name, seq, _unpacked(blob), epoch)
-        for token, player_id, name, seq, blob, epoch in rows
+        token: StoredSession(token, player_id, name, seq, _unpacked(blob), epoch, account)
+        for token, player_id, name, seq, blob, epoch, account in rows
     }
     return tables, sessions
 

@@ -23,10 +23,19 @@ def test_the_guides_example_bot_is_the_example_file() -> None:
 def test_the_guide_names_every_command_and_flag() -> None:
     for name in COMMANDS:
         assert name in GUIDE, name
-    for flag in ("--auto", "--json", "--server", "--players", "--partnerships", "--name", "--no-color"):
+    for flag in (
+        "--auto",
+        "--json",
+        "--server",
+        "--players",
+        "--partnerships",
+        "--name",
+        "--no-color",
+        "--guest",
+    ):
         assert flag in GUIDE, flag
     subcommands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert set(subcommands) == {"connect", "play", "replay", "verify"}
+    assert set(subcommands) == {"connect", "play", "replay", "verify", "account", "profile", "leaderboard"}
     for subcommand in subcommands:
         assert f"boneyard {subcommand} " in GUIDE, subcommand
 

@@ -187,6 +187,25 @@ class Player:
                     return part.event
 
 
+def turn_of(seat: int) -> Callable[[ServerMessage], bool]:
+    """Matches a ``turn`` of ``seat``."""
+    return lambda m: m.type == "turn" and m.seat == seat
+
+
+async def turn_timers(players: dict[int, Player], table_id: str, rng: random.Random) -> dict[int, set[bool]]:
+    """Play the seats in ``players`` (random legal actions; the first player sees every turn) until each
+    has had a turn; for each seat, whether its turns ran on a timer."""
+    first = next(iter(players.values()))
+    timers: dict[int, set[bool]] = {seat: set() for seat in players}
+    while not all(timers.values()):
+        turn = await first.until(lambda m: m.type == "turn" and m.seat in players)
+        timers[turn.seat].add(turn.time_left_ms is not None)
+        mover = players[turn.seat]
+        mine = turn if mover is first else await mover.until(turn_of(turn.seat))
+        await mover.send(type="act", table_id=table_id, action=choose(mine.legal_actions, rng).model_dump())
+    return timers
+
+
 def choose(legal: tuple[Any, ...], rng: random.Random) -> Any:
     """A random legal action, except in an auction: open with the lowest bid (Moon 4, Texas 42 30),
     then pass.

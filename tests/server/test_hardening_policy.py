@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from durability_kit import durable
-from server_testkit import Player, choose, running_server
+from server_testkit import Player, running_server, turn_timers
 
 
 async def private_table(ana: Player, **extra: Any) -> Any:
@@ -60,14 +60,5 @@ async def test_at_an_open_untimed_table_a_stranger_plays_on_the_servers_turn_tim
         table_id = created.table.table_id
         assert created.table.turn_seconds is None
         await bob.request(type="join", table_id=table_id, seat=2)
-        timers: dict[int, set[bool]] = {0: set(), 2: set()}
-        rng = random.Random(3)
-        while not (timers[0] and timers[2]):
-            turn = await ana.until(lambda m: m.type == "turn" and m.seat in (0, 2))
-            timers[turn.seat].add(turn.time_left_ms is not None)
-            mover = ana if turn.seat == 0 else bob
-            mine = turn if mover is ana else await bob.until(lambda m: m.type == "turn" and m.seat == 2)
-            await mover.send(
-                type="act", table_id=table_id, action=choose(mine.legal_actions, rng).model_dump()
-            )
+        timers = await turn_timers({0: ana, 2: bob}, table_id, random.Random(3))
         assert timers == {0: {False}, 2: {True}}  # the owner's seat untimed, the stranger's on 40 s

@@ -102,8 +102,10 @@ def test_a_database_written_by_an_older_version_is_migrated_and_keeps_its_data(t
     assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert connection.execute("SELECT record_id, finished FROM records").fetchall() == [("r1", 0)]
-    # Later columns come with their defaults: no message log stored (seq 0), no numbering's epoch.
-    assert connection.execute("SELECT * FROM sessions").fetchall() == [("tok", "p3", "ana", 0, None, None)]
+    # Later columns come with their defaults: no message log stored (seq 0), no numbering's epoch, a
+    # guest (no account, schema 12).
+    sessions = connection.execute("SELECT * FROM sessions").fetchall()
+    assert sessions == [("tok", "p3", "ana", 0, None, None, None)]
     # The actions, rebuilt in arrival order (schema 11), keep their order by move and gain their columns.
     actions = connection.execute("SELECT * FROM actions ORDER BY table_id, game, move").fetchall()
     assert actions == [

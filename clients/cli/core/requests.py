@@ -65,12 +65,14 @@ class Commands:
         bot_delay_ms: int | None = None,
         bot_levels: Sequence[str] = (),
         hand_pause_ms: int | None = None,
+        rated: bool = False,
     ) -> TableCreated:
         """Create a table (and sit at ``seat`` unless it is ``None``); the reply is ``table_created``.
 
         ``bot_delay_ms`` paces the table's bots (a server whose ``hello.features`` lists ``bot_delay``);
         ``bot_levels``: one per bot (feature ``bot_levels``; left out when empty, for older servers);
-        ``hand_pause_ms``: the table's pause between hands (feature ``hand_pause``; ``None``: the server's).
+        ``hand_pause_ms``: the table's pause between hands (feature ``hand_pause``; ``None``: the server's);
+        ``rated``: rate its games (feature ``ratings``; signed in, timed).
         """
         command: dict[str, Any] = {
             "type": "create_table",
@@ -86,6 +88,8 @@ class Commands:
             command["bot_levels"] = list(bot_levels)
         if hand_pause_ms is not None:
             command["hand_pause_ms"] = hand_pause_ms
+        if rated:
+            command["rated"] = True
         reply: TableCreated = await self.request(command)
         return reply
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -37,6 +38,7 @@ import msgpack
 from pydantic import BaseModel
 
 from boneyard.clients.cli.core.commands import CommandError, ConnectionLost, NotConnected, PendingCommands
+from boneyard.clients.cli.core.identity import Signer
 from boneyard.clients.cli.core.mirror import Mirror, MirrorError
 from boneyard.clients.cli.core.pacing import Backoff, Pacer
 from boneyard.clients.cli.core.requests import Commands
@@ -49,6 +51,7 @@ from boneyard.clients.cli.core.transport import (
 )
 from boneyard.protocol import (
     CLOSE_CODES,
+    FEATURE_ACCOUNTS,
     FEATURE_TURN_IN_EVENT,
     DealCommitment,
     Error,
@@ -114,14 +117,21 @@ class Client(Commands):
         reconnect: bool = True,
         contribute_seeds: bool = True,
         fold_turns: bool = True,
+        signer: Signer | None = None,
+        token: str | None = None,
+        on_token: Callable[[str | None], None] | None = None,
     ) -> None:
         self.url = url
         self.name = name
         self.mirror = Mirror()
         self.hello: Hello | None = None
         self.welcome: Welcome | None = None
-        self.token: str | None = None
-        """The resume token from the last ``seated``."""
+        self.token: str | None = token
+        """The resume token from the last ``seated`` (or one kept by an earlier process: its seats are
+        asked back at :meth:`connect`)."""
+        self.on_token = on_token
+        """Told of each new resume token, and ``None`` once it resumes nothing (the seats are gone, or
+        the session closed on purpose): what a client keeps on disk to come back after a crash."""
         self.close_code: int | None = None
         """Why the session ended for good (a close code), once it has."""
         self.reconnect = reconnect
@@ -129,6 +139,8 @@ class Client(Commands):
         """Send a random seed for the deals whenever a game starts at a seat we hold (``fair_deals``)."""
         self.fold_turns = fold_turns
         """Accept feature ``turn_in_event`` when the server offers it (what listeners see is the same)."""
+        self.signer = signer
+        """Feature ``accounts``: sign in to this account on every connection (``None``: a guest)."""
         self._connector = connector
         self._backoff = backoff or Backoff()
         self._pending = PendingCommands()
@@ -156,7 +168,12 @@ class Client(Commands):
     async def connect(self) -> Welcome:
         """Open the first connection; raises ``ConnectionError``/:class:`CommandError` if it fails."""
         try:
-            transport = await self._open(resume=False)
+            try:
+                transport = await self._open(resume=self.token is not None)
+            except TransportClosed as closed:
+                if closed.code != 4002 or self.token is None:
+                    raise
+                transport = await self._open(resume=False)  # the kept seats are gone: a new session
         except TransportClosed as closed:
             raise ConnectionError(f"the server closed the connection: {_close_text(closed.code)}") from None
         assert self.welcome is not None
@@ -166,6 +183,8 @@ class Client(Commands):
     async def close(self) -> None:
         """Close the session for good (close code 1000); the server keeps a seat for a while."""
         self._closing.set()
+        if self.on_token is not None:
+            self.on_token(None)  # closed on purpose: nothing to come back to after this
         if self._transport is not None:
             with contextlib.suppress(Exception):
                 await self._transport.close(1000, "bye")
@@ -232,12 +251,14 @@ class Client(Commands):
             cid = self._pending.next_id()
             token = self.token if resume else None
             fold = self.fold_turns and FEATURE_TURN_IN_EVENT in hello.features
+            signer = self.signer if FEATURE_ACCOUNTS in hello.features and hello.nonce else None
             identify = Identify(
                 type="identify",
                 id=cid,
                 name=self.name,
                 resume=Resume(token=token, last_seq=self._last_seq) if token else None,
                 accept=(FEATURE_TURN_IN_EVENT,) if fold else (),
+                sign_in=signer.sign_in(hello.nonce) if signer and hello.nonce else None,
             )
             await transport.send(encode(identify))
             welcome = self._decode(await transport.recv())
@@ -266,7 +287,7 @@ class Client(Commands):
                 self._notify(Notice("resume_rejected", "the server no longer holds our seats"))
                 for mirror in self.mirror.tables.values():
                     mirror.seat = None
-            self.token = None
+                self._set_token(None)
             self._pending.fail_before(self._generation)
         return transport
 
@@ -378,7 +399,7 @@ class Client(Commands):
         elif isinstance(message, Hello):
             self.hello = message
         elif isinstance(message, Seated):
-            self.token = message.token
+            self._set_token(message.token)
         try:
             self.mirror.apply(message)
         except MirrorError as error:
@@ -387,6 +408,12 @@ class Client(Commands):
         self._pending.settle(message)
         if isinstance(message, DealCommitment) and self.contribute_seeds and not self._replaying:
             self._offer_seed(message)
+
+    def _set_token(self, token: str | None) -> None:
+        if token != self.token:
+            self.token = token
+            if self.on_token is not None:
+                self.on_token(token)
 
     def _offer_seed(self, commitment: DealCommitment) -> None:
         """Contribute a seed to a starting game at one of our seats (while the server waits for it)."""

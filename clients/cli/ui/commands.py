@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.clients.cli.core.rules import Tile, tile_word
+from boneyard.clients.cli.standings import KINDS
 from boneyard.clients.cli.ui.choices import choices
 from boneyard.clients.cli.ui.forms import create_request
 from boneyard.protocol import PlayAction
@@ -233,6 +234,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ping": ("ping", "measure the round trip to the server"),
     "quit": ("quit", "leave and exit (also Ctrl-C or Ctrl-D)"),
 }
+SEEK_USAGE = f"seek {'|'.join(KINDS)} [rated] [bots=SECONDS] [level=basic|good|strong]"
+SOCIAL: dict[str, tuple[str, str]] = {
+    "seek": (SEEK_USAGE, "find opponents of your strength; bots fill the table after SECONDS if asked"),
+    "unseek": ("unseek", "stop seeking"),
+    "profile": ("profile [NAME]", "a player's ratings and rated games (yours when signed in)"),
+    "leaderboard": ("leaderboard KIND [PAGE]", "the established players of a kind of game, best first"),
+    "mute": ("mute NAME", "hide NAME's chat lines from you (until unmute)"),
+    "unmute": ("unmute NAME", "show NAME's chat lines again"),
+    "report": ("report NAME REASON", "report a player to the server's operator"),
+}
+"""The commands of matchmaking, ratings and moderation (``ui/social.py`` runs them)."""
+COMMANDS.update(SOCIAL)
 ALIASES = {"list": "tables", "ls": "tables", "spectate": "watch", "chat": "say", "exit": "quit", "q": "quit",
            "show": "board", "?": "help", "h": "help", "take_seat": "take"}  # fmt: skip
 

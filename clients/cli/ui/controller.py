@@ -31,8 +31,9 @@ from boneyard.clients.cli import bots
 from boneyard.clients.cli.core.commands import CommandError
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.session import Client, Notice
-from boneyard.clients.cli.ui import render
+from boneyard.clients.cli.ui import render, social
 from boneyard.clients.cli.ui.commands import (
+    SOCIAL,
     Command,
     InputError,
     check_move_words,
@@ -261,10 +262,15 @@ class Controller:
             raise InputError("which table? (none selected: `tables` lists them)")
         return table_id
 
+    def show(self, lines: list[str]) -> None:
+        self.sink.line([("", "\n".join(lines))], "info")
+
     async def command(self, command: Command) -> None:
         name, args = command.name, command.args
         client = self.client
-        if name == "help":
+        if name in SOCIAL:
+            await social.run(self, name, args)
+        elif name == "help":
             self.sink.line([("", help_text())], "info")
         elif name == "tables":
             reply = await client.list_tables()

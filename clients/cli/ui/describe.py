@@ -59,6 +59,8 @@ from boneyard.protocol.game import (
     TrumpNamed,
     WidowTaken,
 )
+from boneyard.protocol.ratings import RatingChanges
+from boneyard.protocol.seeks import Seeks
 
 __all__ = ["error_line", "event_line", "message_line", "plain", "winner_text"]
 
@@ -180,7 +182,23 @@ def message_line(mirror: Mirror, message: Any) -> Fragments | None:
             return _deal_line(mirror.table(message.table_id), message)
         case HandPause(table_id=table_id, pause=pause):
             return pause_line(mirror.table(table_id), pause)
+        case Seeks(seeking=seeking):
+            return [("class:dim", seeking_text(seeking))]
+        case RatingChanges(changes=changes):
+            return [("class:notice", "ratings: " + ", ".join(rating_change_text(c) for c in changes))]
     return None
+
+
+def seeking_text(seeking: Any) -> str:
+    """``2 seeking moon (rated), 1 seeking straight-2``: the lobby's matchmaking (feature ``seeks``)."""
+    if not seeking:
+        return "nobody seeking a game"
+    return ", ".join(f"{c.players} seeking {c.kind}{' (rated)' if c.rated else ''}" for c in seeking)
+
+
+def rating_change_text(change: Any) -> str:
+    """``ana 1500 -> 1672?`` (a ``?``: provisional)."""
+    return f"{change.player} {change.before} -> {change.after}{'?' if change.provisional else ''}"
 
 
 def pause_line(mirror: TableMirror, pause: Any) -> Fragments:

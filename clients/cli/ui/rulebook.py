@@ -25,8 +25,8 @@ def rule_book() -> str:
 
 
 def rules_text(game: str | None = None) -> str:
-    """The rules of ``game`` (``moon``, ``straight`` or ``texas42``), or the whole book; its tiles written as the
-    table shows them (``[6|4]``, where the book writes ``[6-4]``)."""
+    """The rules of ``game`` (``moon``, ``straight`` or ``texas42``), or the whole book; its tiles written
+    as the table shows them (``[6|4]``, where the book writes ``[6-4]``)."""
     book = in_our_notation(rule_book())
     heading = HEADINGS.get(game or "")
     if heading is None or heading not in book:

@@ -80,6 +80,8 @@ MOON_TABLE: Data = {
     "bot_delay_ms": None,
     "record_id": None,
     "private": False,
+    "open_bot_seats": False,
+    "rated": False,
     "hand_pause_ms": None,
     "options": {"all_pass": "redeal", "target": 21},
 }
@@ -94,6 +96,8 @@ STRAIGHT_TABLE: Data = {
     "bot_delay_ms": None,
     "record_id": None,
     "private": False,
+    "open_bot_seats": False,
+    "rated": False,
     "hand_pause_ms": None,
     "options": {"players": 4, "partnerships": True, "target": 250},
 }

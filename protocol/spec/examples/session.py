@@ -12,6 +12,12 @@ from boneyard.protocol.spec.examples.base import (
     server,
 )
 
+NONCE = "ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1-f4CBgoM"
+PUBLIC_KEY = "A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg"
+"""The Ed25519 key whose private key is the bytes 0..31 (tests/protocol check the signature)."""
+SIGNATURE = "xvCWUfs1l8Lx2gvqrdxB5ZRgzf99DDa0XKN1EVhh4aP5M0L4aP6p9T8G3U10x5pEQgcQhPR940nFb0CYeNI2AA"
+"""Its signature of ``sign_in_message(NONCE, "Ana")``."""
+
 SESSION_EXAMPLES: tuple[Example, ...] = (
     # --- handshake ---
     server(
@@ -44,9 +50,23 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "bots_only_move_ms": 250,
             "hand_pause_ms": 10000,
             "max_hand_pause_ms": 60000,
+            "sign_ins_per_minute": 10,
         },
         heartbeat_seconds=20,
-        features=["bot_delay", "fair_deals", "private_tables", "bot_levels", "hand_pause", "turn_in_event"],
+        features=[
+            "bot_delay",
+            "fair_deals",
+            "private_tables",
+            "bot_levels",
+            "hand_pause",
+            "turn_in_event",
+            "accounts",
+            "bot_seats",
+            "ratings",
+            "seeks",
+            "moderation",
+        ],
+        nonce=NONCE,
     ),
     command("`identify`, new session", type="identify", id=1, name="ana", resume=None),
     command(
@@ -67,6 +87,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
         replayed=0,
         seats=[],
         accepted=[],
+        account=None,
     ),
     command(
         "`identify`, opting in to feature `turn_in_event`",
@@ -87,6 +108,7 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
         replayed=0,
         seats=[],
         accepted=["turn_in_event"],
+        account=None,
     ),
     server(
         "`welcome`, resumed (3 missed messages follow)",
@@ -99,6 +121,127 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
         replayed=3,
         seats=[{"table_id": "t7k2", "seat": 0}],
         accepted=[],
+        account=None,
+    ),
+    # --- accounts (feature accounts: a real Ed25519 signature of the hello's nonce above) ---
+    command(
+        "`identify`, signing in",
+        type="identify",
+        id=1,
+        name="ana",
+        resume=None,
+        sign_in={"account": "Ana", "public_key": PUBLIC_KEY, "signature": SIGNATURE},
+    ),
+    command(
+        "`identify`, creating an account",
+        type="identify",
+        id=1,
+        name="ana",
+        resume=None,
+        sign_in={"account": "Ana", "public_key": PUBLIC_KEY, "signature": SIGNATURE, "create": True},
+    ),
+    server(
+        "`welcome`, signed in (the account's seats are back, as a resume)",
+        type="welcome",
+        seq=2,
+        reply_to=1,
+        player_id="p4f2",
+        name="Ana",
+        resumed=True,
+        replayed=0,
+        seats=[{"table_id": "t7k2", "seat": 0}],
+        accepted=[],
+        account="Ana",
+    ),
+    server(
+        "`error`, sign-in refused (the connection closes with 4001)",
+        type="error",
+        seq=2,
+        reply_to=1,
+        code="sign_in_refused",
+        message="no such account, or not this key's",
+    ),
+    # --- ratings (feature ratings) ---
+    server(
+        "`rating_changes` after a rated Moon game",
+        type="rating_changes",
+        seq=88,
+        table_id="t7k2",
+        kind="moon",
+        record_id="r9Xb2",
+        changes=[
+            {"seat": 0, "player": "Ana", "before": 1500, "after": 1672, "provisional": True},
+            {"seat": 1, "player": "bot-good", "before": 1614, "after": 1571, "provisional": False},
+            {"seat": 2, "player": "li", "before": 1500, "after": 1285, "provisional": True},
+        ],
+    ),
+    command("`get_profile`", type="get_profile", id=8, player="Ana", offset=0, limit=1),
+    server(
+        "`profile`",
+        type="profile",
+        seq=90,
+        reply_to=8,
+        player="Ana",
+        ratings=[
+            {"kind": "moon", "rating": 1672, "deviation": 492, "provisional": True, "games": 1, "wins": 1}
+        ],
+        games=[
+            {
+                "record_id": "r9Xb2",
+                "kind": "moon",
+                "finished_ms": 1796380000000,
+                "before": 1500,
+                "after": 1672,
+                "won": True,
+            }
+        ],
+        total=1,
+    ),
+    command("`get_leaderboard`", type="get_leaderboard", id=9, kind="moon", offset=0, limit=20),
+    server(
+        "`leaderboard`",
+        type="leaderboard",
+        seq=91,
+        reply_to=9,
+        kind="moon",
+        entries=[
+            {"rank": 1, "player": "bot-strong", "rating": 1702, "deviation": 231, "games": 40},
+            {"rank": 2, "player": "bot-good", "rating": 1614, "deviation": 238, "games": 36},
+        ],
+        total=2,
+    ),
+    # --- matchmaking (feature seeks) ---
+    command(
+        "`seek`, rated Moon, bots after 30 s",
+        type="seek",
+        id=10,
+        kind="moon",
+        rated=True,
+        bots_after_ms=30000,
+        bot_level="good",
+    ),
+    command("`cancel_seek`", type="cancel_seek", id=11),
+    server(
+        "`seeks`",
+        type="seeks",
+        seq=40,
+        seeking=[
+            {"kind": "moon", "rated": True, "players": 2},
+            {"kind": "straight-2", "rated": False, "players": 1},
+        ],
+    ),
+    # --- moderation (feature moderation) ---
+    command("`mute`", type="mute", id=12, player="bob"),
+    command("`unmute`", type="unmute", id=13, player="bob"),
+    command("`report`", type="report", id=14, player="bob", reason="abusive chat at table t7k2"),
+    command("`link_device`", type="link_device", id=7),
+    server(
+        "`link_code`",
+        type="link_code",
+        seq=12,
+        reply_to=7,
+        code="Vq3d8Kx0mPzL2nT7bY4wR9sE1uA6cH5j",
+        expires_ms=600000,
     ),
     command("`ping`", type="ping", id="latency-1"),
     server("`pong`", type="pong", seq=9, reply_to="latency-1"),

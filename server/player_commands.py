@@ -1,0 +1,87 @@
+"""The handlers of the commands about players rather than tables: accounts (``link_device``), ratings
+(``get_profile``, ``get_leaderboard``), matchmaking (``seek``, ``cancel_seek``) and moderation (``mute``,
+``unmute``, ``report``). :mod:`~boneyard.server.commands` dispatches to them like to its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from boneyard.protocol import LinkCodeMessage
+from boneyard.server.accounts.signin import LINK_CODE_SECONDS, SignInDesk
+from boneyard.server.errors import CommandError
+from boneyard.server.lobby import Lobby
+from boneyard.server.moderation import muted_key
+from boneyard.server.ratings.replies import leaderboard_body, profile_body
+from boneyard.server.session import Session
+from boneyard.server.wire import body_of
+
+
+class Front(Protocol):
+    """What these handlers need of :class:`~boneyard.server.commands.Commands`."""
+
+    @property
+    def lobby(self) -> Lobby: ...
+
+    @property
+    def accounts(self) -> SignInDesk: ...
+
+
+class Charged(Protocol):
+    def charge(self, reply_bytes: int) -> None: ...
+
+
+def _link_device(front: Front, link: Charged, session: Session, command: Any) -> None:
+    account = None if session.account is None else front.accounts.book.get(session.account)
+    if account is None:
+        raise CommandError("not_signed_in", "sign in first: link_device adds a key to your account")
+    code = front.accounts.link_code(account)
+    expires_ms = round(LINK_CODE_SECONDS * 1000)
+    reply = LinkCodeMessage(type="link_code", seq=1, reply_to=command.id, code=code, expires_ms=expires_ms)
+    session.deliver(body_of(reply))
+
+
+def _mute(front: Front, link: Charged, session: Session, command: Any) -> None:
+    session.muted = session.muted | {muted_key(command.player)}
+
+
+def _unmute(front: Front, link: Charged, session: Session, command: Any) -> None:
+    session.muted = session.muted - {muted_key(command.player)}
+
+
+def _report(front: Front, link: Charged, session: Session, command: Any) -> None:
+    clock = front.lobby.clock
+    front.lobby.reports.report(session, command.player, command.reason, clock.time(), clock.wall())
+
+
+def _seek(front: Front, link: Charged, session: Session, command: Any) -> None:
+    front.lobby.matchmaker.seek(session, command)
+
+
+def _cancel_seek(front: Front, link: Charged, session: Session, command: Any) -> None:
+    front.lobby.matchmaker.cancel(session)
+
+
+def _get_profile(front: Front, link: Charged, session: Session, command: Any) -> None:
+    body = profile_body(front.lobby.ratings, front.accounts.book, command)
+    session.deliver(body)
+    link.charge(len(body))
+
+
+def _get_leaderboard(front: Front, link: Charged, session: Session, command: Any) -> None:
+    body = leaderboard_body(front.lobby.ratings, front.accounts.book, command)
+    session.deliver(body)
+    link.charge(len(body))
+
+
+PLAYER_HANDLERS: dict[str, Callable[[Any, Any, Session, Any], None]] = {
+    "link_device": _link_device,
+    "get_profile": _get_profile,
+    "get_leaderboard": _get_leaderboard,
+    "mute": _mute,
+    "unmute": _unmute,
+    "report": _report,
+    "seek": _seek,
+    "cancel_seek": _cancel_seek,
+}
+"""Each player command type's handler (a reply, or :class:`CommandError`)."""
