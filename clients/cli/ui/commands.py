@@ -236,7 +236,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 SEEK_USAGE = f"seek {'|'.join(KINDS)} [rated] [bots=SECONDS] [level=basic|good|strong]"
 SOCIAL: dict[str, tuple[str, str]] = {
-    "seek": (SEEK_USAGE, "find opponents of your strength; bots fill the table after SECONDS if asked"),
+    "seek": (
+        "seek KIND [rated] [bots=SECONDS] [level=LEVEL]",
+        "near your rating; KIND moon, straight-2/3/4, partnerships",
+    ),
     "unseek": ("unseek", "stop seeking"),
     "profile": ("profile [NAME]", "a player's ratings and rated games (yours when signed in)"),
     "leaderboard": ("leaderboard KIND [PAGE]", "the established players of a kind of game, best first"),

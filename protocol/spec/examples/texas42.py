@@ -22,6 +22,8 @@ TEXAS42_TABLE: Data = {
     "bot_delay_ms": None,
     "record_id": None,
     "private": False,
+    "open_bot_seats": False,
+    "rated": False,
     "hand_pause_ms": None,
     "options": {"all_pass": "force_last", "nello": True, "target": 7},
 }
