@@ -27,7 +27,11 @@ class Tmux:
         conf = tmp / "tmux.conf"
         conf.write_text("set -g mouse on\n" if mouse else "")
         self.socket = str(tmp / "tmux.sock")  # its own server, gone with the test's folder
-        command = " ".join([*_program(), "play", "moon", "--name", "tester", "--pause", "0", "--no-bell"])
+        # No pause between hands and quick bots on the local server: a hand everyone passes is redealt
+        # at once, so the test's time does not grow with how many deals the bots throw in.
+        fast = ["env", "BONEYARD_HAND_PAUSE_SECONDS=0", "BONEYARD_BOT_DELAY_SECONDS=0.05"]
+        play = ["play", "moon", "--name", "tester", "--pause", "0", "--no-bell"]
+        command = " ".join([*fast, *_program(), *play])
         self.term = Terminal(
             ["tmux", "-S", self.socket, "-f", str(conf), "new-session", "-x", str(COLUMNS), "-y", str(LINES),
              command],
@@ -76,8 +80,10 @@ def test_clicks_through_tmux_pass_and_play_a_tile(tmp_path: Path, mouse: bool) -
         tmux.click(rows[y].index("1) pass") + 3, y)  # on "pass"
         tmux.until(re.compile(r"tester \(you\)\s+passes|you\) pass"))
         played = 0
+        end = time.monotonic() + 90  # a safety net: the screen is shown if no tile could be played by then
         while not played:
             rows = tmux.until(re.compile(r"green: you may play it|1\) pass"), limit=60)
+            assert time.monotonic() < end, "no tile played:\n" + "\n".join(rows)
             if not any("green: you may play it" in row for row in rows):
                 y = next(i for i, row in enumerate(rows) if "1) pass" in row)
                 tmux.click(rows[y].index("1) pass") + 3, y)  # a new deal after every player passed
