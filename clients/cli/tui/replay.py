@@ -19,7 +19,7 @@ from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.rules import tile_word
 from boneyard.clients.cli.tui.replay_states import Position, positions
 from boneyard.clients.cli.tui.table import TableScreen
-from boneyard.clients.cli.ui.describe import winner_text
+from boneyard.clients.cli.ui.describe import game_title, winner_text
 from boneyard.protocol import MoonRecord, StraightRecord
 
 KEYS = "→ Enter next · ← back · n/p next/previous hand · e the end · q quit"
@@ -59,7 +59,7 @@ class ReplayScreen(TableScreen):
         view = mirror.view if mirror is not None else None
         if view is None:
             return Text("Replay", "bold")
-        game = "Moon" if view.game == "moon" else "Straight"
+        game = game_title(view.game)
         head = f"Replay · {game} · hand {view.hand_number + 1} · to {view.target}"
         return Text(f"{head} · step {self.at + 1} of {len(self.steps)}", "bold", no_wrap=True)
 

@@ -21,6 +21,7 @@ from boneyard.clients.cli.tui.base import PlayApp, PlayScreen, log_widget
 from boneyard.clients.cli.tui.sheet import sheet_text
 from boneyard.clients.cli.tui.widgets import ActionBar, Board, HandBar, Players
 from boneyard.clients.cli.ui.commands import held_play
+from boneyard.clients.cli.ui.describe import game_title
 
 
 class CommandLine(Input):
@@ -61,7 +62,7 @@ def title_text(mirror: TableMirror | None, connected: bool) -> Text:
     elif mirror.my_turn:
         out.append(" YOUR TURN ", "bold reverse")
         out.append(" ")
-    game = "Moon" if view.game == "moon" else "Straight"
+    game = game_title(view.game)
     out.append(f"{game} · {mirror.table_id} · hand {view.hand_number + 1} · to {view.target}", "bold")
     if mirror.seat is None:
         out.append("  (watching)", "dim")

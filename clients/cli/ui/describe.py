@@ -65,6 +65,18 @@ from boneyard.protocol.seeks import Seeks
 __all__ = ["error_line", "event_line", "message_line", "plain", "winner_text"]
 
 
+GAME_TITLES = {"moon": "Moon", "straight": "Straight", "texas42": "Texas 42"}
+
+
+def game_title(game: str) -> str:
+    """A game's short name for a heading (its wire name for a game this client does not know).
+
+    >>> game_title("texas42"), game_title("dominion")
+    ('Texas 42', 'dominion')
+    """
+    return GAME_TITLES.get(game, game)
+
+
 def _teams(mirror: TableMirror) -> bool:
     view = mirror.view
     return bool(getattr(view, "partnerships", False))
