@@ -124,7 +124,7 @@ function nameForm() {
     }
     storage.setItem("boneyard.name", name);
     start(name);
-  } }, h("h1", {}, "Boneyard"), h("p", {}, "Dominoes against friends and bots: Three-Player Moon and Straight."),
+  } }, h("h1", {}, "Boneyard"), h("p", {}, "Dominoes against friends and bots: Three-Player Moon, Straight and Texas 42."),
   h("label", { class: "field" }, h("span", {}, "Your name"), input), h("button", { type: "submit", class: "primary" }, "Play"));
   mount(app, form);
   input.focus();

@@ -3,6 +3,8 @@
 // hand this client saw recomputed from the seeds (HMAC-SHA256 stream, rejection sampling, Fisher-Yates).
 // A DealWitness follows one game at one table, as the Python client's does (clients/cli/core/fairness.py).
 
+import { rulesOf } from "./games.js";
+
 export const ALGORITHM = "boneyard-deal/1";
 const HAND_SIZE = 7;
 
@@ -83,8 +85,8 @@ export async function deal(game, serverSeedHex, playerSeedsHex, hand) {
     const j = await stream.below(i + 1);
     [ids[i], ids[j]] = [ids[j], ids[i]];
   }
-  // Moon plays 22 tiles: 1-0 .. 6-0 are skipped.
-  const order = ids.map(tileOf).filter(([high, low]) => game !== "moon" || low > 0 || high === 0);
+  // The game's tiles only (Moon plays 22: 1-0 .. 6-0 are skipped).
+  const order = ids.map(tileOf).filter(rulesOf(game).inPlay);
   const hands = Array.from({ length: seats }, (_, s) => order.slice(HAND_SIZE * s, HAND_SIZE * (s + 1)));
   return { hands, rest: order.slice(HAND_SIZE * seats), chanceFirst: await stream.below(seats) };
 }
@@ -122,7 +124,7 @@ export class DealWitness {
 
   event(event) {
     if (event.type === "hand_started") {
-      const chance = event.hand === 0 || (this.game === "straight" && this.blocked);
+      const chance = event.hand === 0 || (rulesOf(this.game).chanceAfterBlocked && this.blocked);
       this.current = { number: event.hand, first: event.first, boneyard: event.boneyard, chance, dealt: new Map(),
         widow: null, draws: [], shown: [], gap: false };
       this.hands.push(this.current);
@@ -151,7 +153,7 @@ export class DealWitness {
     }
     const problems = await this.seedProblems(reveal);
     let seen = 0;
-    if (problems.length === 0 && (this.game === "moon" || this.game === "straight")) {
+    if (problems.length === 0 && !rulesOf(this.game).unknown) {
       for (const hand of this.hands) {
         const fixed = await deal(this.game, reveal.server_seed, reveal.player_seeds, hand.number);
         problems.push(...handProblems(hand, fixed));

@@ -4,7 +4,8 @@
 // makes the legal actions stale until the next turn; tiles the receiver was not sent stay unknown.
 
 import { DealWitness } from "./fairness.js";
-import { EMPTY, play } from "./layout.js";
+import { rulesOf } from "./games.js";
+import { trickSeats } from "./trick.js";
 
 const now = () => performance.now();
 
@@ -15,7 +16,7 @@ export class TableMirror {
     this.view = null;
     this.seat = null;
     this.deadline = null; // when the seat to move runs out of time (performance.now() ms); null: no timer
-    this.lastTrick = null; // Moon: {winner, plays: [[seat, tile]]} after trick_won
+    this.lastTrick = null; // trick games: {winner, plays: [[seat, tile]]} after trick_won
     this.widow = null; // Moon: the widow, once this seat took it as the bidder (this hand)
     this.handResult = null; // the last hand_scored (cleared when the next hand starts)
     this.hands = []; // every hand_scored of this game: the score sheet
@@ -111,7 +112,7 @@ export class Mirror {
         if (m.chat.length || !mirror.chat.length) mirror.chat = [...m.chat];
         setDeadline(mirror, m.time_left_ms);
         setPause(mirror, m.pause ?? null);
-        if (m.view && m.view.game === "moon" && m.view.phase === "over") mirror.gameOver ??= { winner: m.view.winner, scores: m.view.scores };
+        if (m.view && rulesOf(m.view.game).isOver(m.view)) mirror.gameOver ??= { winner: m.view.winner, scores: m.view.scores };
         mirror.deals?.resync(m.view ? m.view.hand_number : null);
         return mirror;
       }
@@ -186,33 +187,24 @@ export class Mirror {
       mirror.hands.push(event);
     }
     if (event.type === "trick_won") {
-      mirror.lastTrick = { winner: event.seat, plays: event.tiles.map((tile, i) => [(event.leader + i) % 3, tile]) };
+      const seats = trickSeats(event.leader, event.tiles.length, mirror.view?.tile_counts.length ?? 3, mirror.view?.out ?? null);
+      mirror.lastTrick = { winner: event.seat, plays: event.tiles.map((tile, i) => [seats[i], tile]) };
     }
     let view = mirror.view;
     if (view === null) {
       if (event.type !== "hand_started" || !mirror.table) return;
-      view = blankView(mirror.table, mirror.seat);
+      view = rulesOf(mirror.table.game).blankView(mirror.table, mirror.seat);
+      if (view === null) return;
     }
-    const update = message.game === "moon" ? moon(view, event) : straight(view, event);
+    const update = rulesOf(message.game).fold(view, event);
     const next = { ...view, legal_actions: [], ...update };
     mirror.view = { ...next, hand: sortHand(next) };
   }
 }
 
-const isTrump = ([high, low], trump) => (trump === "doubles" ? high === low : typeof trump === "number" && (high === trump || low === trump));
-
-/** The hand in the order players hold it, whatever order the messages gave: Straight heaviest first; Moon
- * trumps first (the trump double, then by the other number), then each suit high to low, its double first. */
+/** The hand in the order players hold it, whatever order the messages gave (each game's sortKey). */
 export function sortHand(view) {
-  const key = view.game === "moon"
-    ? ([high, low]) => {
-      if (isTrump([high, low], view.trump)) {
-        const other = view.trump === "doubles" ? high : high === view.trump ? low : high;
-        return [0, high === low ? -99 : -other, 0];
-      }
-      return [1, -high, high === low ? -99 : -low];
-    }
-    : ([high, low]) => [-(high + low), -high, 0];
+  const key = rulesOf(view.game).sortKey(view);
   const order = (a, b) => {
     const [x, y] = [key(a), key(b)];
     return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
@@ -227,75 +219,4 @@ function setDeadline(mirror, ms) {
 function setPause(mirror, pause) {
   mirror.pause = pause;
   mirror.pauseUntil = pause ? now() + pause.time_left_ms : null;
-}
-
-const same = (a, b) => a[0] === b[0] && a[1] === b[1];
-const without = (hand, tile) => {
-  const i = hand.findIndex((t) => same(t, tile));
-  return i < 0 ? hand : [...hand.slice(0, i), ...hand.slice(i + 1)];
-};
-const bump = (counts, seat, delta) => counts.map((c, s) => (s === seat ? c + delta : c));
-
-function blankView(table, seat) {
-  const n = table.seats.length;
-  if (table.game === "moon") {
-    return { game: "moon", viewer: seat, hand_number: 0, phase: "bidding", hand: [], tile_counts: Array(n).fill(0),
-      first: 0, bids: Array(n).fill(null), high_bidder: null, high_bid: null, trump: null, trick: [], leader: null,
-      played: [], tricks: Array(n).fill(0), scores: Array(n).fill(0), target: table.options.target, to_move: null,
-      legal_actions: [], discard: null, winner: null };
-  }
-  const teams = Boolean(table.options.partnerships);
-  return { game: "straight", viewer: seat, hand_number: 0, players: n, partnerships: teams, target: table.options.target,
-    hand: [], tile_counts: Array(n).fill(0), boneyard: 0, layout: EMPTY, count: 0, scores: Array(teams ? 2 : n).fill(0),
-    leader: 0, to_move: null, legal_actions: [], is_over: false, winner: null };
-}
-
-function handStarted(view, e) {
-  const common = { hand_number: e.hand, tile_counts: e.tile_counts, hand: [], to_move: e.first };
-  if (view.game === "moon") {
-    const n = e.tile_counts.length;
-    return { ...common, phase: "bidding", first: e.first, bids: Array(n).fill(null), high_bidder: null, high_bid: null,
-      trump: null, trick: [], leader: null, played: [], tricks: Array(n).fill(0), discard: null };
-  }
-  return { ...common, boneyard: e.boneyard, layout: EMPTY, count: 0, leader: e.first };
-}
-
-function moon(view, e) {
-  const mine = e.seat === view.viewer;
-  switch (e.type) {
-    case "hand_started": return handStarted(view, e);
-    case "hand_dealt": return e.tiles && mine ? { hand: e.tiles } : {};
-    case "bid_made": return { bids: view.bids.map((b, s) => (s === e.seat ? e.bid : b)), high_bidder: e.seat, high_bid: e.bid };
-    case "passed": return { bids: view.bids.map((b, s) => (s === e.seat ? "pass" : b)) };
-    case "hand_thrown_in": return { phase: "thrown_in", to_move: null };
-    case "widow_taken":
-      return { phase: "discarding", hand: e.tile && mine ? [...view.hand, e.tile] : view.hand, tile_counts: bump(view.tile_counts, e.seat, 1) };
-    case "discarded":
-      return { phase: "naming_trump", hand: e.tile && mine ? without(view.hand, e.tile) : view.hand,
-        discard: e.tile && mine ? e.tile : view.discard, tile_counts: bump(view.tile_counts, e.seat, -1) };
-    case "trump_named": return { phase: "playing", trump: e.trump, leader: e.seat };
-    case "tile_played":
-      return { trick: [...view.trick, [e.seat, e.tile]], leader: view.trick.length ? view.leader : e.seat,
-        hand: mine ? without(view.hand, e.tile) : view.hand, tile_counts: bump(view.tile_counts, e.seat, -1) };
-    case "trick_won": return { played: [...view.played, view.trick], trick: [], leader: e.seat, tricks: e.tricks };
-    case "hand_scored": return { phase: "scored", tricks: e.tricks, scores: e.scores, to_move: null };
-    case "game_over": return { phase: "over", winner: e.winner, scores: e.scores, to_move: null };
-    default: return {};
-  }
-}
-
-function straight(view, e) {
-  const mine = e.seat === view.viewer;
-  switch (e.type) {
-    case "hand_started": return handStarted(view, e);
-    case "hand_dealt": return e.tiles && mine ? { hand: e.tiles } : {};
-    case "tile_played":
-      return { layout: { ...play(view.layout, e.tile, e.end), count: e.count }, count: e.count, scores: e.scores,
-        hand: mine ? without(view.hand, e.tile) : view.hand, tile_counts: bump(view.tile_counts, e.seat, -1) };
-    case "tile_drawn":
-      return { boneyard: e.boneyard, hand: e.tile && mine ? [...view.hand, e.tile] : view.hand, tile_counts: bump(view.tile_counts, e.seat, 1) };
-    case "hand_scored": return { scores: e.scores, to_move: null };
-    case "game_over": return { is_over: true, winner: e.winner, scores: e.scores, to_move: null };
-    default: return {};
-  }
 }

@@ -28,3 +28,18 @@ export function mount(container, ...children) {
   container.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return container;
 }
+
+/** A labelled form control, with a hint under it. */
+export function field(labelText, control, hint = null) {
+  return h("label", { class: "field" }, h("span", {}, labelText), control, hint ? h("small", {}, hint) : null);
+}
+
+/** A select of [value, text] options, `value` chosen. */
+export function select(name, options, value) {
+  return h("select", { name }, options.map(([v, text]) => h("option", { value: v, selected: String(v) === String(value) }, text)));
+}
+
+/** The target score's field, within the game's bounds (the server's default when left empty). */
+export function targetField(max, fallback, unit = "Target score") {
+  return field(unit, h("input", { name: "target", type: "number", min: 1, max, placeholder: `default ${fallback}` }));
+}

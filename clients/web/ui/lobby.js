@@ -1,17 +1,10 @@
 // The lobby: the live table list (join a seat, take a bot's, watch), and the form that creates a table
 // with every option the server takes.
 
-import { h, mount } from "./dom.js";
+import { field, h, mount, select } from "./dom.js";
+import { GAME_CHOICES, gameOf } from "./games.js";
 
 const LEVELS = ["basic", "good", "strong"];
-
-function field(labelText, control, hint = null) {
-  return h("label", { class: "field" }, h("span", {}, labelText), control, hint ? h("small", {}, hint) : null);
-}
-
-function select(name, options, value) {
-  return h("select", { name }, options.map(([v, text]) => h("option", { value: v, selected: String(v) === String(value) }, text)));
-}
 
 export class Lobby {
   constructor({ client, mirror, onTable, flash }) {
@@ -28,15 +21,11 @@ export class Lobby {
 
   createForm() {
     const seats = h("fieldset", { class: "seats" }, h("legend", {}, "Seats"));
+    const gameOptions = h("div", { class: "game-options" });
     const form = h("form", { class: "create", "aria-label": "Create a table", onsubmit: (e) => this.create(e),
-      onchange: () => this.seatRows(form, seats) },
-    field("Game", select("game", [["moon", "Three-Player Moon"], ["straight", "Straight Dominoes"]], "moon")),
-    h("div", { class: "straight-only" },
-      field("Players", select("players", [[2, "2"], [3, "3"], [4, "4"]], 4)),
-      field("Partnerships", select("partnerships", [["default", "default (on with 4)"], ["true", "on"], ["false", "off"]], "default"))),
-    h("div", { class: "moon-only" },
-      field("When all pass", select("all_pass", [["redeal", "redeal"], ["force_last", "the last to speak must bid"]], "redeal"))),
-    field("Target score", h("input", { name: "target", type: "number", min: 1, max: 10000, placeholder: "default" })),
+      onchange: () => this.seatRows(form, seats, gameOptions) },
+    field("Game", select("game", GAME_CHOICES, GAME_CHOICES[0][0])),
+    gameOptions,
     field("Turn time", select("turn_seconds", [[30, "30 s"], [15, "15 s"], [60, "60 s"], [120, "2 min"], ["none", "no timer"]], 30)),
     seats,
     h("details", {}, h("summary", {}, "More options"),
@@ -44,15 +33,19 @@ export class Lobby {
       field("Pause between hands (ms)", h("input", { name: "hand_pause_ms", type: "number", min: 0, max: 60000, placeholder: "server's" })),
       h("label", { class: "check" }, h("input", { name: "private", type: "checkbox" }), " Private: only those with the invite link sit")),
     h("button", { type: "submit", class: "primary" }, "Create table"));
-    this.seatRows(form, seats);
+    this.seatRows(form, seats, gameOptions);
     return form;
   }
 
-  /** One row per seat: you, a bot of a level, or open for a person. */
-  seatRows(form, seats) {
-    const game = form.elements.game.value;
-    const n = game === "moon" ? 3 : Number(form.elements.players.value);
-    form.classList.toggle("is-moon", game === "moon");
+  /** The chosen game's options (drawn again when the game changes), and one row per seat: you, a bot of
+   * a level, or open for a person. */
+  seatRows(form, seats, gameOptions) {
+    const game = gameOf(form.elements.game.value);
+    if (gameOptions.dataset.game !== form.elements.game.value) {
+      mount(gameOptions, game.optionFields());
+      gameOptions.dataset.game = form.elements.game.value;
+    }
+    const n = game.players(form.elements);
     const old = [...seats.querySelectorAll("select")].map((s) => s.value);
     mount(seats, h("legend", {}, "Seats"), Array.from({ length: n }, (_, i) => field(`Seat ${i + 1}`,
       select(`seat${i}`, [["me", "you"], ["open", "open for a player"], ...LEVELS.map((l) => [`bot:${l}`, `bot (${l})`])],
@@ -63,10 +56,9 @@ export class Lobby {
     event.preventDefault();
     const f = this.form.elements;
     const game = f.game.value;
-    const n = game === "moon" ? 3 : Number(f.players.value);
-    const roles = Array.from({ length: n }, (_, i) => f[`seat${i}`].value);
-    const options = game === "moon" ? { all_pass: f.all_pass.value } : { players: n,
-      partnerships: f.partnerships.value === "default" ? null : f.partnerships.value === "true" };
+    const rules = gameOf(game);
+    const roles = Array.from({ length: rules.players(f) }, (_, i) => f[`seat${i}`].value);
+    const options = rules.options(f);
     if (f.target.value) options.target = Number(f.target.value);
     const bots = roles.flatMap((r, i) => (r.startsWith("bot:") ? [i] : []));
     const command = { type: "create_table", game, options, bots, bot_levels: bots.map((i) => roles[i].slice(4)),
@@ -96,7 +88,7 @@ export class Lobby {
   }
 
   row(t) {
-    const name = t.game === "moon" ? "Moon" : `Straight ${t.seats.length}p${t.options.partnerships ? " partners" : ""}`;
+    const name = gameOf(t.game).short(t);
     return h("article", { class: "table-row", "data-table": t.table_id, "aria-label": `${name} table ${t.table_id}, ${t.status}` },
       h("header", {}, h("strong", {}, name), h("span", { class: ["status", t.status] }, t.status),
         t.private ? h("span", { class: "chip" }, "private") : null,

@@ -2,14 +2,13 @@
 // that end a hand and a game.
 
 import { h } from "./dom.js";
-import { trumpName } from "./moon.js";
+import { gameOf } from "./games.js";
 import { label } from "./tiles.js";
+import { trumpName } from "./trick.js";
 
-const side = (mirror, index) => {
-  const view = mirror.view;
-  if (view?.game === "straight" && view.partnerships) return index === 0 ? "Team A (seats 1+3)" : "Team B (seats 2+4)";
-  return mirror.seatName(index);
-};
+const gameAt = (mirror) => gameOf(mirror.table?.game ?? mirror.view?.game);
+/** Who a score belongs to: a seat, or a team. */
+const side = (mirror, index) => gameAt(mirror).side(mirror, index);
 
 export function scoreSheet(mirror) {
   const view = mirror.view;
@@ -41,14 +40,15 @@ export function describe(event, mirror) {
   const who = (seat) => mirror.seatName(seat);
   const auto = event.auto ? " (played for them)" : "";
   switch (event.type) {
-    case "hand_started": return `Hand ${event.hand + 1} begins: ${who(event.first)} ${mirror.table?.game === "moon" ? "bids first" : "leads"}.`;
+    case "hand_started": return `Hand ${event.hand + 1} begins: ${who(event.first)} ${gameAt(mirror).opens}.`;
     case "hand_dealt": return event.tiles ? `You are dealt ${event.tiles.map(label).join(", ")}.` : null;
-    case "bid_made": return `${who(event.seat)} bids ${event.bid}${auto}.`;
+    case "bid_made": return `${who(event.seat)} bids ${gameAt(mirror).bidText(event.bid)}${auto}.`;
     case "passed": return `${who(event.seat)} passes${auto}.`;
     case "hand_thrown_in": return "Everyone passed: the hand is thrown in.";
     case "widow_taken": return `${who(event.seat)} takes the widow${event.tile ? ` (${label(event.tile)})` : ""}.`;
     case "discarded": return `${who(event.seat)} discards${event.tile ? ` ${label(event.tile)}` : " a tile face down"}.`;
-    case "trump_named": return `${who(event.seat)} names trump: ${trumpName(event.trump)}.`;
+    case "trump_named": return event.trump === "nello" ? `${who(event.seat)} bids nello: ${who(event.out)} sits out.`
+      : `${who(event.seat)} names trump: ${trumpName(event.trump)}.`;
     case "tile_played": return `${who(event.seat)} plays ${label(event.tile)}${event.end ? ` on the ${event.end}` : ""}${event.points ? `: scores ${event.points}` : ""}${auto}.`;
     case "trick_won": return `${who(event.seat)} wins the trick.`;
     case "tile_drawn": return `${who(event.seat)} draws${event.tile ? ` ${label(event.tile)}` : ""} (${event.boneyard} left).`;
@@ -61,12 +61,7 @@ export function describe(event, mirror) {
 }
 
 function handLine(event, mirror) {
-  if (event.bidder !== undefined) {
-    const made = event.points[event.bidder] > 0;
-    return `${mirror.seatName(event.bidder)} bid ${event.bid} and ${made ? "made it" : "went set"}: ${event.points.map((p, i) => `${mirror.seatName(i)} ${p >= 0 ? "+" : ""}${p}`).join(", ")}.`;
-  }
-  if (event.winner === null) return "Nobody scores this hand.";
-  return `${side(mirror, event.winner)} scores ${event.points[event.winner]} for the hand.`;
+  return gameAt(mirror).handLine(event, mirror);
 }
 
 export function logLines(mirror) {

@@ -2,7 +2,9 @@
 // and down arms, doubles crosswise; each arm turns a corner once it is long, so the table stays compact,
 // and the picture is scaled to fit its box (viewBox over the tiles' bounds).
 
-import { s } from "./dom.js";
+import { field, h, s, select, targetField } from "./dom.js";
+import { straightReplayStates } from "./replaystates.js";
+import { teamName, teamOf } from "./teams.js";
 import { tileShape } from "./tiles.js";
 
 const U = 20; // a half's side
@@ -105,3 +107,36 @@ export function layoutSvg(layout, { choices = [], onEnd = null, narrow = false }
     s("text", { y: U * 0.2, "text-anchor": "middle" }, String(t.value)));
   }));
 }
+
+const partners = (view) => Boolean(view?.partnerships);
+
+/** Straight's part of the page: the layout in SVG, the count and the boneyard; its create-form options. */
+export const straight = {
+  name: "Straight Dominoes",
+  title: (table) => `Straight · ${table?.seats.length ?? ""} players${table?.options.partnerships ? " · partners" : ""}`,
+  short: (table) => `Straight ${table.seats.length}p${table.options.partnerships ? " partners" : ""}`,
+  optionFields: () => [h("div", { class: "two" },
+    field("Players", select("players", [[2, "2"], [3, "3"], [4, "4"]], 4)),
+    field("Partnerships", select("partnerships", [["default", "default (on with 4)"], ["true", "on"], ["false", "off"]], "default"))),
+  targetField(10000, 250)],
+  players: (f) => Number(f.players.value),
+  options: (f) => ({ players: Number(f.players.value), partnerships: f.partnerships.value === "default" ? null : f.partnerships.value === "true" }),
+  centre: (mirror, where, { choices = [], onEnd = null } = {}) => {
+    const view = mirror.view;
+    return h("div", { class: "straight-centre" },
+      h("div", { class: "layout-box" }, layoutSvg(view.layout, { choices, onEnd, narrow: window.matchMedia("(max-width: 720px)").matches })),
+      h("div", { class: "count" }, view.count === null ? null : [h("span", {}, "Count "), h("strong", {}, String(view.count)), " · "],
+        h("span", {}, `boneyard ${view.boneyard}`)));
+  },
+  seatNote: (view, seat) => (partners(view) ? `team ${teamOf(seat).toUpperCase()}` : `${view.scores[seat]} points`),
+  team: (view, seat) => (partners(view) ? teamOf(seat) : null),
+  side: (mirror, index) => (partners(mirror.view) ? teamName(index) : mirror.seatName(index)),
+  prompts: { pass: "No tile fits and the boneyard is empty: pass.", draw: "No tile fits: draw from the boneyard." },
+  actionText: (action) => ({ draw: "Draw", pass: "Pass" })[action.type] ?? action.type,
+  choiceText: (action, view) => `On the ${action.end} (${view.layout.open_ends[action.end]})`,
+  handLine(event, mirror) {
+    if (event.winner === null) return "Nobody scores this hand.";
+    return `${straight.side(mirror, event.winner)} scores ${event.points[event.winner]} for the hand.`;
+  },
+  replayStates: straightReplayStates,
+};

@@ -4,13 +4,13 @@
 // the score sheet, the log and the chat, and the panels that end a hand and a game.
 
 import { h, mount } from "./dom.js";
-import { actionText, moonCentre, moonSeatNote } from "./moon.js";
+import { gameOf } from "./games.js";
 import { dealMark, gameOverPanel, handPanel, logLines, scoreSheet } from "./sheet.js";
-import { layoutSvg } from "./straight.js";
 import { backSvg, label, tileSvg, word } from "./tiles.js";
 
-const PLACES = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
-const TEAM = ["a", "b"];
+export const PLACES = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
+const PROMPTS = { discard: "Discard a tile.", bid: "Your turn to bid.", trump: "Name trump.", draw: "Draw a tile.",
+  play: "Your turn: play a lit tile.", pass: "Pass." };
 
 export class TableScreen {
   constructor({ client, mirror, tableId, onLobby, sound }) {
@@ -55,6 +55,11 @@ export class TableScreen {
     return this.mirror.table(this.tableId);
   }
 
+  /** This table's game's part of the page (ui/games.js). */
+  get game() {
+    return gameOf(this.table.table?.game ?? this.table.view?.game);
+  }
+
   places() {
     const t = this.table;
     const n = t.table?.seats.length ?? t.view?.tile_counts.length ?? 3;
@@ -85,14 +90,9 @@ export class TableScreen {
     const seats = (t.table?.seats ?? []).map((info) => this.seat(t, info, where(info.seat)));
     let centre;
     if (!view) centre = h("div", { class: "waiting" }, t.table?.status === "waiting" ? "Waiting for players…" : "Dealing…");
-    else if (view.game === "moon") centre = moonCentre(t, where);
     else {
       const choices = this.selected ? this.tileActions().get(this.selected)?.map((a) => a.end) ?? [] : [];
-      centre = h("div", { class: "straight-centre" },
-        h("div", { class: "layout-box" }, layoutSvg(view.layout, { choices, onEnd: (end) => this.playEnd(end),
-          narrow: window.matchMedia("(max-width: 720px)").matches })),
-        h("div", { class: "count" }, h("span", {}, "Count "), h("strong", {}, String(view.count)),
-          h("span", {}, ` · boneyard ${view.boneyard}`)));
+      centre = this.game.centre(t, where, { choices, onEnd: (end) => this.playEnd(end) });
     }
     mount(this.felt, seats, h("div", { class: "centre" }, centre));
     this.renderControls(t, myTurn);
@@ -110,7 +110,7 @@ export class TableScreen {
 
   renderHeader(t) {
     const info = t.table;
-    const game = info?.game === "moon" ? "Three-Player Moon" : `Straight · ${info?.seats.length ?? ""} players${info?.options.partnerships ? " · partners" : ""}`;
+    const game = info ? this.game.title(info) : "";
     const invite = new URLSearchParams(location.search).get("code");
     mount(this.header,
       h("h1", {}, game),
@@ -123,12 +123,14 @@ export class TableScreen {
     const view = t.view;
     const toMove = view?.to_move === info.seat;
     const count = view ? view.tile_counts[info.seat] ?? 0 : 0;
-    const team = view?.game === "straight" && view.partnerships ? TEAM[info.seat % 2] : null;
-    const note = view?.game === "moon" ? moonSeatNote(view, info.seat) : view && !view.partnerships ? `${view.scores[info.seat]} points` : team ? `team ${team.toUpperCase()}` : "";
+    const team = view ? this.game.team(view, info.seat) : null;
+    const note = view ? this.game.seatNote(view, info.seat) : "";
+    const out = view ? this.game.out(view, info.seat) : false;
     const who = info.name ?? "empty seat";
     const state = !info.name ? "" : info.bot ? `bot${info.level ? ` (${info.level})` : ""}` : !info.connected ? "away" : info.auto ? "played for" : "";
-    return h("div", { class: ["seat", `at-${place}`, toMove ? "to-move" : null, place === "bottom" && t.seat !== null ? "me" : null, team ? `team-${team}` : null],
-      "aria-label": `${who}${state ? `, ${state}` : ""}, ${count} tiles${toMove ? ", to move" : ""}`, "data-seat": info.seat },
+    return h("div", { class: ["seat", `at-${place}`, toMove ? "to-move" : null, place === "bottom" && t.seat !== null ? "me" : null,
+      team ? `team-${team}` : null, out ? "out" : null],
+    "aria-label": `${who}${state ? `, ${state}` : ""}, ${count} tiles${out ? " face down, sitting out" : ""}${toMove ? ", to move" : ""}`, "data-seat": info.seat },
     h("div", { class: "seat-name" }, h("span", { class: "seat-badge", "aria-hidden": "true" }, String(info.seat + 1)), who,
       state ? h("small", {}, ` ${state}`) : null),
     h("div", { class: "seat-note" }, note),
@@ -158,15 +160,12 @@ export class TableScreen {
     else if (myTurn && this.selected) prompt = `Where does ${this.selected} go? (1-${tileActs.get(this.selected).length}, Esc to cancel)`;
     else if (myTurn) {
       const kind = t.legal[0].type;
-      const prompts = { discard: "You took the widow: discard a tile (face down).", bid: "Your turn to bid.",
-        trump: "Name trump.", draw: "No tile fits: draw from the boneyard.", play: "Your turn: play a lit tile." };
-      prompt = view.game === "moon" && kind === "pass" ? prompts.bid
-        : kind === "pass" ? "No tile fits and the boneyard is empty: pass." : prompts[kind] ?? "Your turn.";
+      prompt = this.game.prompts[kind] ?? PROMPTS[kind] ?? "Your turn.";
     } else if (view.to_move !== null && view.to_move !== undefined) prompt = `${t.seatName(view.to_move)} to move…`;
     const buttons = myTurn && this.selected
       ? tileActs.get(this.selected).map((a, i) => h("button", { class: "action primary", onclick: () => this.act(a), "data-end": a.end },
-        `${i + 1}. On the ${a.end} (${view.layout.open_ends[a.end]})`))
-      : myTurn ? others.map((a) => h("button", { class: ["action", a.type === "pass" ? null : "primary"], onclick: () => this.act(a) }, actionText(a))) : [];
+        `${i + 1}. ${this.game.choiceText(a, view)}`))
+      : myTurn ? others.map((a) => h("button", { class: ["action", a.type === "pass" ? null : "primary"], onclick: () => this.act(a) }, this.game.actionText(a))) : [];
     const keys = myTurn && tileActs.size ? (this.selected ? "keys: 1-9 an end · Esc another tile" : "keys: 1-9 a tile · ← → · Enter") : "";
     mount(this.controls, h("p", { class: "prompt" }, prompt), h("div", { class: "actions" }, buttons),
       keys ? h("small", { class: "keys", "aria-hidden": "true" }, keys) : null);
@@ -178,9 +177,14 @@ export class TableScreen {
       mount(this.hand, t.seat === null ? h("p", { class: "muted" }, "You are watching.") : null);
       return;
     }
+    if (this.game.out(view, t.seat)) { // nello: the partner's hand lies face down this hand
+      mount(this.hand, h("p", { class: "muted sitting-out" }, "Your partner bid nello: you sit this hand out, your tiles face down."),
+        view.hand.map(() => h("span", { class: "tile face-down", "aria-hidden": "true" }, backSvg(88))));
+      return;
+    }
     const acts = this.tileActions();
     const focused = document.activeElement?.closest?.(".hand") ? [...this.hand.children].indexOf(document.activeElement) : -1;
-    const verb = view.game === "moon" && view.phase === "discarding" ? "discard" : "play";
+    const verb = this.game.tileVerb(view);
     mount(this.hand, view.hand.map((tile, i) => {
       const key = word(tile);
       const legal = myTurn && acts.has(key);

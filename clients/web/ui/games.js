@@ -1,0 +1,43 @@
+// Each game's part of the page, by the name the wire gives it: a new game adds its module and one line
+// here. What a game supplies (the rest falls back to DEFAULTS):
+//   title(table), short(table): the table's heading and its line in the lobby
+//   optionFields(), players(form), options(form): its part of the create form, its seats, its options
+//   centre(mirror, where, ctx): the middle of the table (ctx: {choices, onEnd} for a tile with two ends)
+//   seatNote(view, seat), team(view, seat), side(mirror, index), out(view, seat): around the table
+//   prompts, actionText(action), bidText(bid), choiceText(action, view), tileVerb(view), opens: words
+//   handLine(event, mirror): a hand's result in words
+//   replayStates(record, hand): the board at each step of a hand (ui/replay.js)
+
+import { moon } from "./moon.js";
+import { straight } from "./straight.js";
+import { texas42 } from "./texas42.js";
+
+const GAMES = { moon, straight, texas42 };
+
+const DEFAULTS = {
+  title: (table) => table?.game ?? "",
+  short: (table) => table.game,
+  optionFields: () => [],
+  players: () => 2,
+  options: () => ({}),
+  centre: () => null,
+  seatNote: () => "",
+  team: () => null,
+  side: (mirror, index) => mirror.seatName(index),
+  out: () => false,
+  prompts: {},
+  actionText: (action) => action.type,
+  bidText: String,
+  choiceText: (action) => `On the ${action.end}`,
+  tileVerb: () => "play",
+  opens: "leads",
+  handLine: () => "The hand is over.",
+  replayStates: () => [],
+};
+
+/** The choices offered in the lobby's form: [name, title]. */
+export const GAME_CHOICES = Object.entries(GAMES).map(([name, game]) => [name, game.name]);
+
+export function gameOf(name) {
+  return { ...DEFAULTS, ...(GAMES[name] ?? {}) };
+}

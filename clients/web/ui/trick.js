@@ -1,0 +1,43 @@
+// What the trick games' tables share: the trick in the middle (each tile by its player's side, the
+// last trick's winner marked), the chips under it (phase, trump, the high bid, the game's own), a seat's
+// word in the auction, and the trump in words.
+
+import { h } from "./dom.js";
+import { label, tileSvg } from "./tiles.js";
+
+export const trumpName = (trump) => ({ null: "not named", doubles: "doubles", none: "no trump", nello: "nello" })[trump] ?? `${trump}s`;
+
+const PHASES = {
+  bidding: "Bidding", discarding: "The bidder takes the widow and discards", naming_trump: "The bidder names trump",
+  playing: "Playing", scored: "Hand scored", thrown_in: "All passed: thrown in", over: "Game over",
+};
+
+export function trumpText(trump) {
+  return trump === "doubles" ? "Doubles" : trump === "none" ? "No trump" : trump === "nello" ? "Nello" : `${trump}s`;
+}
+
+/** The middle of a trick game's table; `where(seat)` places a seat, `bid(n)` writes a bid, `chips` are the
+ * game's own (after phase, trump and the high bid). */
+export function trickCentre(mirror, where, { bid = String, chips = [] } = {}) {
+  const view = mirror.view;
+  const shown = view.trick.length ? view.trick : mirror.lastTrick?.plays ?? [];
+  const winner = view.trick.length ? null : mirror.lastTrick?.winner ?? null;
+  return h("div", { class: "trick-centre" },
+    h("div", { class: "trick", role: "group", "aria-label": shown.length ? "The trick" : "No trick yet" },
+      shown.map(([seat, tile]) => h("div", { class: ["trick-tile", `at-${where(seat)}`, seat === winner ? "won" : null],
+        "aria-label": `${mirror.seatName(seat)} played ${label(tile)}${seat === winner ? ", won the trick" : ""}` },
+      tileSvg(tile, { size: 110 })))),
+    h("div", { class: "trick-note" }, winner !== null ? `${mirror.seatName(winner)} takes the trick` : ""),
+    h("div", { class: "trick-info" },
+      h("span", { class: "chip" }, PHASES[view.phase] ?? view.phase),
+      h("span", { class: "chip" }, "Trump: ", h("strong", {}, trumpName(view.trump))),
+      view.high_bid !== null ? h("span", { class: "chip" }, `High bid ${bid(view.high_bid)} by ${mirror.seatName(view.high_bidder)}`) : null,
+      chips));
+}
+
+/** A seat's word in the auction and its tricks this hand. */
+export function auctionNote(view, seat, bid = String) {
+  const said = view.bids[seat];
+  const spoke = said === null ? "" : said === "pass" ? "passed" : `bid ${bid(said)}`;
+  return [spoke, view.phase === "playing" || view.tricks[seat] ? `${view.tricks[seat]} tricks` : ""].filter(Boolean).join(" · ");
+}
