@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import shutil
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -83,14 +83,23 @@ def page_url(server_url: str, path: str = "/") -> str:
 
 
 async def create_table(
-    page: Page, game: str, *, seats: list[str], target: int, turn: str = "none", **fields: str
+    page: Page,
+    game: str,
+    *,
+    seats: list[str],
+    target: int,
+    turn: str = "none",
+    choose: dict[str, str] | None = None,
+    **fields: str,
 ) -> str:
-    """Fill the lobby's form (``seats``: "me", "open" or "bot:LEVEL" per seat; ``turn``: seconds or "none")
-    and create; the table id."""
+    """Fill the lobby's form (``seats``: "me", "open" or "bot:LEVEL" per seat; ``turn``: seconds or "none";
+    ``choose``: the game's own selects, by name) and create; the table id."""
     await page.wait_for_selector("#lobby form.create")
     await page.select_option("select[name=game]", game)
     if game == "straight":
         await page.select_option("select[name=players]", str(len(seats)))
+    for name, value in (choose or {}).items():
+        await page.select_option(f"select[name={name}]", value)
     for i, role in enumerate(seats):
         await page.select_option(f"select[name=seat{i}]", role)
     await page.fill("input[name=target]", str(target))
@@ -130,10 +139,17 @@ async def move(page: Page, *, keyboard: bool = False) -> None:
 
 
 async def play_to_the_end(
-    page: Page, *, keyboard: bool = False, moves: int = 400, at: int = -1, then: Any = None
+    page: Page,
+    *,
+    keyboard: bool = False,
+    moves: int = 400,
+    at: int = -1,
+    then: Any = None,
+    mover: Callable[[Page], Awaitable[None]] | None = None,
 ) -> int:
-    """Play every turn of the page's seat (and say ready between hands) until the game is over; on the
-    turn of move ``at``, ``await then()`` instead (a screenshot and a move, a cut connection)."""
+    """Play every turn of the page's seat (and say ready between hands) until the game is over, each move
+    by ``mover`` (default: :func:`move`); on the turn of move ``at``, ``await then()`` instead (a
+    screenshot and a move, a cut connection)."""
     made = 0
     while made < moves:
         await page.wait_for_selector(TURN_OR_OVER, timeout=30_000)
@@ -144,7 +160,10 @@ async def play_to_the_end(
             await (page.keyboard.press("Enter") if keyboard else ready.click())
             await page.wait_for_timeout(50)
             continue
-        await (then() if made == at and then is not None else move(page, keyboard=keyboard))
+        if made == at and then is not None:
+            await then()
+        else:
+            await (mover(page) if mover is not None else move(page, keyboard=keyboard))
         made += 1
         await page.wait_for_timeout(20)
     raise AssertionError(f"no game over after {moves} moves")

@@ -78,24 +78,32 @@ test("requests by id: a reply resolves its own command, an error rejects with it
   await assert.rejects(client.request({ type: "ping" }), (error) => error.code === "not_connected");
 });
 
-test("a whole Moon game against bots: the mirror follows it and the deals verify", async () => {
-  const { client, mirror } = session("moon-player");
-  await client.connect();
-  const created = await client.request({ type: "create_table", game: "moon", bots: [1, 2], seat: 0, turn_seconds: null,
-    options: { target: 7 } });
-  const tableId = created.table.table_id;
-  const revealing = next(client, (m) => m.type === "deal_revealed", 60000); // it may come with game_over
-  const over = await autoplay(client, mirror, tableId);
-  const revealed = await revealing;
-  const table = mirror.table(tableId);
-  const verdict = await table.verdict;
-  assert.ok(verdict.ok, verdict.text);
-  assert.ok(verdict.hands >= 1);
-  assert.equal(revealed.player_seeds[0], table.deals.sent, "our seed went into the deals");
-  assert.deepEqual(table.view.scores, over.event.scores);
-  assert.equal(table.hands.length >= 1, true);
-  client.close();
-});
+const WHOLE_GAMES = [
+  ["Moon", "moon", [1, 2], { target: 7 }],
+  ["Texas 42", "texas42", [1, 2, 3], { target: 2, nello: true }],
+];
+
+for (const [title, game, bots, options] of WHOLE_GAMES) {
+  test(`a whole ${title} game against bots: the mirror follows it and the deals verify`, async () => {
+    const { client, mirror } = session(`${game}-player`);
+    await client.connect();
+    const created = await client.request({ type: "create_table", game, bots, seat: 0, turn_seconds: null, options });
+    const tableId = created.table.table_id;
+    const revealing = next(client, (m) => m.type === "deal_revealed", 60000); // it may come with game_over
+    const over = await autoplay(client, mirror, tableId);
+    const revealed = await revealing;
+    const table = mirror.table(tableId);
+    const verdict = await table.verdict;
+    assert.ok(verdict.ok, verdict.text);
+    assert.ok(verdict.hands >= 1);
+    assert.equal(revealed.player_seeds[0], table.deals.sent, "our seed went into the deals");
+    assert.deepEqual(table.view.scores, over.event.scores);
+    assert.equal(table.view.phase, "over");
+    assert.deepEqual(table.hands.map((h) => h.scores), table.log.filter((e) => e.type === "hand_scored").map((e) => e.scores));
+    assert.equal(table.hands.length >= 1, true);
+    client.close();
+  });
+}
 
 test("a dropped socket resumes: the missed messages are replayed, nothing lost, no seq gap", async () => {
   const { client, mirror, seen } = session("resumer");

@@ -5,7 +5,7 @@
 //   centre(mirror, where, ctx): the middle of the table (ctx: {choices, onEnd} for a tile with two ends)
 //   seatNote(view, seat), team(view, seat), side(mirror, index), out(view, seat): around the table
 //   prompts, actionText(action), bidText(bid), choiceText(action, view), tileVerb(view), opens: words
-//   handLine(event, mirror): a hand's result in words
+//   handLine(event, mirror), handGain(event): a hand's result in words, and what each side gained
 //   replayStates(record, hand): the board at each step of a hand (ui/replay.js)
 
 import { moon } from "./moon.js";
@@ -32,6 +32,7 @@ const DEFAULTS = {
   tileVerb: () => "play",
   opens: "leads",
   handLine: () => "The hand is over.",
+  handGain: (event) => event.points,
   replayStates: () => [],
 };
 

@@ -1,18 +1,17 @@
 // A recorded hand as the board at each step (the step-through replay, ui/replay.js): every seat's tiles
 // face up (a finished game hides nothing), and the middle as the table drew it, built from the record's
-// deal and actions alone. A trick's winner is the seat that leads the next one (the last trick's is not
-// named: the record keeps no rule to tell it).
+// deal and actions alone. Here the trick games' (ui/straight.js makes Straight's): a trick's winner is
+// the seat that leads the next one (the last trick's is not named: the record keeps no rule to tell it).
 
-import { EMPTY, play } from "../sdk/layout.js";
 import { same } from "../sdk/trick.js";
 
-const remove = (tiles, tile) => {
+export const remove = (tiles, tile) => {
   const i = tiles.findIndex((t) => same(t, tile));
   return i < 0 ? tiles : [...tiles.slice(0, i), ...tiles.slice(i + 1)];
 };
 
 /** One state: {hands, view, lastTrick, action}: `view` in the shape the game's centre draws. */
-function state(hands, view, lastTrick, action) {
+export function state(hands, view, lastTrick, action) {
   return { hands, view, lastTrick, action };
 }
 
@@ -48,25 +47,6 @@ export function trickReplayStates(record, index, trickSize) {
       } else view = { ...view, trick };
     }
     states.push(state(hands, view, lastTrick, action));
-  }
-  return states;
-}
-
-/** A Straight hand: the layout grows by each play, the boneyard shrinks by each draw. */
-export function straightReplayStates(record, index) {
-  const hand = record.hands[index];
-  let hands = hand.deal.map((tiles) => [...tiles]);
-  let view = { game: "straight", layout: EMPTY, count: null, boneyard: hand.boneyard?.length ?? 0 };
-  const states = [state(hands, view, null, null)];
-  for (const action of hand.actions) {
-    if (action.type === "play") {
-      hands = hands.map((tiles, s) => (s === action.seat ? remove(tiles, action.tile) : tiles));
-      view = { ...view, layout: play(view.layout, action.tile, action.end ?? null) };
-    } else if (action.type === "draw") {
-      hands = hands.map((tiles, s) => (s === action.seat ? [...tiles, action.tile] : tiles));
-      view = { ...view, boneyard: view.boneyard - 1 };
-    }
-    states.push(state(hands, view, null, action));
   }
   return states;
 }

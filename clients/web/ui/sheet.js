@@ -18,7 +18,10 @@ export function scoreSheet(mirror) {
     h("caption", {}, `Scores · target ${view.target}`),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), sides.map((name) => h("th", { scope: "col" }, name)))),
     h("tbody", {}, mirror.hands.map((hand, i) => h("tr", {}, h("th", { scope: "row" }, String(i + 1)),
-      hand.scores.map((score, j) => h("td", {}, String(score), hand.points[j] ? h("small", {}, ` ${hand.points[j] > 0 ? "+" : "−"}${Math.abs(hand.points[j])}`) : ""))))),
+      hand.scores.map((score, j) => {
+        const gain = gameAt(mirror).handGain(hand)[j];
+        return h("td", {}, String(score), gain ? h("small", {}, ` ${gain > 0 ? "+" : "−"}${Math.abs(gain)}`) : "");
+      })))),
     h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Now"), view.scores.map((score) => h("td", {}, h("strong", {}, String(score)))))));
 }
 

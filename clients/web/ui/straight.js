@@ -3,7 +3,8 @@
 // and the picture is scaled to fit its box (viewBox over the tiles' bounds).
 
 import { field, h, s, select, targetField } from "./dom.js";
-import { straightReplayStates } from "./replaystates.js";
+import { EMPTY, play } from "../sdk/layout.js";
+import { remove, state } from "./replaystates.js";
 import { teamName, teamOf } from "./teams.js";
 import { tileShape } from "./tiles.js";
 
@@ -106,6 +107,25 @@ export function layoutSvg(layout, { choices = [], onEnd = null, narrow = false }
     s("circle", { r: U * 0.45 }),
     s("text", { y: U * 0.2, "text-anchor": "middle" }, String(t.value)));
   }));
+}
+
+/** A Straight hand: the layout grows by each play, the boneyard shrinks by each draw. */
+function straightReplayStates(record, index) {
+  const hand = record.hands[index];
+  let hands = hand.deal.map((tiles) => [...tiles]);
+  let view = { game: record.game, layout: EMPTY, count: null, boneyard: hand.boneyard?.length ?? 0 };
+  const states = [state(hands, view, null, null)];
+  for (const action of hand.actions) {
+    if (action.type === "play") {
+      hands = hands.map((tiles, s) => (s === action.seat ? remove(tiles, action.tile) : tiles));
+      view = { ...view, layout: play(view.layout, action.tile, action.end ?? null) };
+    } else if (action.type === "draw") {
+      hands = hands.map((tiles, s) => (s === action.seat ? [...tiles, action.tile] : tiles));
+      view = { ...view, boneyard: view.boneyard - 1 };
+    }
+    states.push(state(hands, view, null, action));
+  }
+  return states;
 }
 
 const partners = (view) => Boolean(view?.partnerships);

@@ -56,5 +56,6 @@ export const texas42 = {
     return `${mirror.seatName(event.bidder)} bid ${bidText(event.bid)}${event.trump === "nello" ? " nello" : ` with ${trumpName(event.trump)} trump`} and ${event.made ? "made it" : "went set"}: `
       + `points ${event.points[0]} – ${event.points[1]}; ${marksText(event.marks[scoring])} to ${teamName(scoring)}.`;
   },
+  handGain: (event) => event.marks,
   replayStates: (record, hand) => trickReplayStates(record, hand, (view) => (view.out === null ? 4 : 3)),
 };

@@ -5,7 +5,7 @@
 import { h } from "./dom.js";
 import { label, tileSvg } from "./tiles.js";
 
-export const trumpName = (trump) => ({ null: "not named", doubles: "doubles", none: "no trump", nello: "nello" })[trump] ?? `${trump}s`;
+export const trumpName = (trump) => ({ null: "not named", 0: "blanks", doubles: "doubles", none: "no trump", nello: "nello" })[trump] ?? `${trump}s`;
 
 const PHASES = {
   bidding: "Bidding", discarding: "The bidder takes the widow and discards", naming_trump: "The bidder names trump",
@@ -13,7 +13,8 @@ const PHASES = {
 };
 
 export function trumpText(trump) {
-  return trump === "doubles" ? "Doubles" : trump === "none" ? "No trump" : trump === "nello" ? "Nello" : `${trump}s`;
+  const name = trumpName(trump);
+  return name[0].toUpperCase() + name.slice(1);
 }
 
 /** The middle of a trick game's table; `where(seat)` places a seat, `bid(n)` writes a bid, `chips` are the

@@ -1,0 +1,88 @@
+"""Texas 42 in a real headless Chromium against a real server: a whole game against bots played by
+clicking, with a nello hand (the bidder's partner sits out, their hand face down), the marks on the sheet,
+the deal checked in the page, every frame through the hidden-information oracle, and the record stepped
+through on the replay board."""
+
+from __future__ import annotations
+
+from browserkit import (
+    DESKTOP,
+    check_hidden_information,
+    chromium,
+    create_table,
+    move,
+    open_page,
+    page_url,
+    play_to_the_end,
+    screenshot,
+)
+from playwright.async_api import Page
+from server_testkit import running_server
+
+
+async def test_a_whole_texas42_game_with_a_nello_hand_clicked_on_a_desktop() -> None:
+    nello: list[str] = []
+
+    async def mover(page: Page) -> None:
+        """Until a nello hand was played: bid the highest mark offered, then name nello; after, as anyone."""
+        buttons = page.locator(".actions button")
+        texts = await buttons.all_inner_texts()
+        if not nello and "Nello" in texts:
+            await buttons.nth(texts.index("Nello")).click()
+            partner = page.locator(".seat.at-top.out")  # across the table, face down, sitting out
+            await partner.wait_for()
+            nello.append(await partner.get_attribute("aria-label") or "")
+            nello.append(await partner.inner_text())
+            await page.wait_for_selector('#table[data-my-turn="true"]')
+            await screenshot(page, "texas42-1440x900")
+            return
+        marks = [i for i, text in enumerate(texts) if "mark" in text]
+        if not nello and marks:
+            await buttons.nth(marks[-1]).click()
+            return
+        await move(page)
+
+    async with running_server(bot_workers=0, seed=3) as server, chromium() as browser:
+        page = await open_page(browser, page_url(server.url), "ana", DESKTOP)
+        table_id = await create_table(
+            page,
+            "texas42",
+            seats=["me", "bot:basic", "bot:basic", "bot:basic"],
+            target=3,
+            choose={"nello": "true"},
+        )
+        assert await page.inner_text(".table-head h1") == "Texas 42"
+        assert "team A" in await page.inner_text(".seat.at-top")  # the partner sits across
+        await play_to_the_end(page, mover=mover)
+        assert nello, "no nello hand was played"
+        assert "face down, sitting out" in nello[0] and "sits out (nello)" in nello[1]
+        sheet = await page.inner_text(".sheet")
+        assert "Team A (seats 1+3)" in sheet and "Team B (seats 2+4)" in sheet
+        log = await page.inner_text(".log")
+        assert "bids nello" in log and "mark" in log
+        await screenshot(page, "texas42-1440x900-over")
+        mark = await page.inner_text(".game-over .deal-mark")
+        assert mark.startswith("✓ deal verified"), mark
+        assert await check_hidden_information(page, server.url, table_id) > 28
+
+        await page.click(".game-over a:has-text('Replay')")  # the record, a move at a time
+        where = page.locator("#replay-board .replay-where")
+        await where.wait_for()
+        assert (await page.inner_text("#replay .deal-mark")).startswith("✓ deal verified")
+        tiles = "#replay-board .replay-seat svg"
+        assert await page.locator(tiles).count() == 28  # the deal: every hand face up
+        assert (await where.inner_text()).startswith("Hand 1/")
+        total = int((await where.inner_text()).rsplit("/", 1)[1])
+        for _ in range(total):
+            await page.keyboard.press("ArrowRight")
+        assert (await where.inner_text()).endswith(f"move {total}/{total}")
+        played = await page.locator(tiles).count()
+        assert played < 28  # the tiles played are gone from the hands
+        await page.click("button[aria-label='Back a move']")
+        assert await page.locator(tiles).count() in (played, played + 1)
+        for _ in range(total):
+            await page.keyboard.press("ArrowLeft")
+        assert await page.locator(tiles).count() == 28
+        await page.keyboard.press("ArrowDown")  # the next hand, from its deal
+        assert (await where.inner_text()).startswith("Hand 2/")
+        assert page.errors == []  # type: ignore[attr-defined]
