@@ -62,12 +62,13 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-async def open_page(browser: Browser, url: str, name: str, viewport: dict[str, int] = DESKTOP) -> Page:
-    """A new context (its own localStorage) on ``url``: named ``name``, every frame kept for the oracle."""
+async def open_page(browser: Browser, url: str, name: str | None, viewport: dict[str, int] = DESKTOP) -> Page:
+    """A new context (its own storage) on ``url``: a guest named ``name`` (None: the page asks who plays),
+    every frame kept for the oracle."""
     context = await browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    named = "" if name is None else f"localStorage.setItem('boneyard.name', {name!r});"
     await context.add_init_script(
-        f"localStorage.setItem('boneyard.debug', '1'); localStorage.setItem('boneyard.name', {name!r});"
-        "localStorage.setItem('boneyard.sound', 'off');"
+        f"localStorage.setItem('boneyard.debug', '1'); {named} localStorage.setItem('boneyard.sound', 'off');"
     )
     page = await context.new_page()
     errors: list[str] = []

@@ -3,7 +3,8 @@
 // What it does for you, section by section:
 // - 1: opens the websocket with subprotocol boneyard.v1, binary msgpack frames decoded within the
 //   server-to-client bounds;
-// - 2: waits for hello, sends identify (opting in to turn_in_event when offered), waits for welcome;
+// - 2: waits for hello, sends identify (opting in to turn_in_event when offered; signed in with the
+//   player's key when signIn is given, section 7), waits for welcome;
 // - 3: gives every command an id and resolves its reply (rejects with a CommandError on an error);
 // - 4: checks that seq grows by one; a gap or a repeat closes the socket and resumes;
 // - 5: hands on an event carrying a turn (turn_in_event) as the event, then the turn, then the ok;
@@ -100,11 +101,14 @@ export class BoneyardClient {
    * @param {boolean} [options.foldTurns] accept turn_in_event when the server offers it
    * @param {object} [options.backoff] {first, max} in milliseconds
    * @param {(frame: Uint8Array, message: object) => void} [options.onFrame] every frame as received (a debug hook)
+   * @param {(nonce: string) => Promise<object|null>} [options.signIn] identify.sign_in for a connection's
+   *   hello.nonce (sdk/keys.js signIn), on every connection; none: a guest
    */
   constructor({ url, name, WebSocket: Socket = globalThis.WebSocket, storage = null, contributeSeeds = true,
-    foldTurns = true, backoff: delays = {}, onFrame = null }) {
+    foldTurns = true, backoff: delays = {}, onFrame = null, signIn = null }) {
     this.url = url;
     this.name = name;
+    this.signIn = signIn;
     this.Socket = Socket;
     this.storage = storage;
     this.contributeSeeds = contributeSeeds;
@@ -231,7 +235,16 @@ export class BoneyardClient {
     if (message.type === "hello") {
       this.hello = message;
       const accept = this.foldTurns && (message.features || []).includes("turn_in_event") ? ["turn_in_event"] : [];
-      this.send({ type: "identify", name: this.name, resume, accept });
+      const identify = (signIn) => this.send({ type: "identify", name: this.name, resume, accept, sign_in: signIn ?? undefined });
+      if (!this.signIn || !message.nonce) {
+        identify(null);
+        return;
+      }
+      const ws = this.ws; // the signature is for this connection's nonce only
+      this.signIn(message.nonce).then((signIn) => this.ws === ws && identify(signIn), (error) => {
+        this.notify("warning", `cannot sign in: ${error.message}`);
+        ws.close(1000, "cannot sign in");
+      });
       return;
     }
     if (message.type === "welcome") {
