@@ -96,6 +96,10 @@ function listen(message) {
     return;
   }
   if (message.type === "error" && message.reply_to === null) flash(`${message.code}: ${message.message}`);
+  if (message.type === "seated" && (message.reply_to ?? null) === null && route().kind === "lobby") {
+    toTable(message.table_id); // a seek found a table
+    return;
+  }
   if (message.type === "table_removed" && route().kind === "t" && route().id === message.table_id) {
     flash("The table was removed.");
     go("/", true);

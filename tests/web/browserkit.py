@@ -62,14 +62,16 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-async def open_page(browser: Browser, url: str, name: str | None, viewport: dict[str, int] = DESKTOP) -> Page:
+async def open_page(
+    browser: Browser, url: str, name: str | None, viewport: dict[str, int] = DESKTOP, *, muted: bool = True
+) -> Page:
     """A new context (its own storage) on ``url``: a guest named ``name`` (None: the page asks who plays),
-    every frame kept for the oracle."""
+    every frame kept for the oracle; ``muted``: the turn chime is off at every load (else the page's own
+    setting)."""
     context = await browser.new_context(viewport=viewport)  # type: ignore[arg-type]
     named = "" if name is None else f"localStorage.setItem('boneyard.name', {name!r});"
-    await context.add_init_script(
-        f"localStorage.setItem('boneyard.debug', '1'); {named} localStorage.setItem('boneyard.sound', 'off');"
-    )
+    mute = "localStorage.setItem('boneyard.sound', 'off');" if muted else ""
+    await context.add_init_script(f"localStorage.setItem('boneyard.debug', '1'); {named} {mute}")
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -53,6 +53,8 @@ export class Mirror {
     this.tables = new Map();
     this.playerId = null;
     this.name = null;
+    this.seeks = []; // how many seek each kind (feature seeks): [{kind, rated, players}]
+    this.mySeek = null; // this session's seek command while it waits
   }
 
   table(tableId) {
@@ -90,7 +92,11 @@ export class Mirror {
         if (mirror) mirror.removed = true;
         return mirror ?? null;
       }
+      case "seeks":
+        this.seeks = m.seeking;
+        return null;
       case "seated": {
+        if (m.reply_to === null || m.reply_to === undefined) this.mySeek = null; // a seek found its table
         const mirror = this.table(m.table_id);
         mirror.seat = m.seat;
         if (mirror.deals) mirror.deals.seat = m.seat;

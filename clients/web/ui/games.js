@@ -7,6 +7,7 @@
 //   prompts, actionText(action), bidText(bid), choiceText(action, view), tileVerb(view), opens: words
 //   handLine(event, mirror), handGain(event): a hand's result in words, and what each side gained
 //   replayStates(record, hand): the board at each step of a hand (ui/replay.js)
+//   seekKinds: the matchmaking kinds (feature seeks) that play this game, [kind, words]
 
 import { moon } from "./moon.js";
 import { straight } from "./straight.js";
@@ -34,10 +35,14 @@ const DEFAULTS = {
   handLine: () => "The hand is over.",
   handGain: (event) => event.points,
   replayStates: () => [],
+  seekKinds: [],
 };
 
 /** The choices offered in the lobby's form: [name, title]. */
 export const GAME_CHOICES = Object.entries(GAMES).map(([name, game]) => [name, game.name]);
+
+/** Every kind a player may seek (ui/seek.js): [kind, words]. */
+export const SEEK_KINDS = Object.values(GAMES).flatMap((game) => game.seekKinds ?? []);
 
 export function gameOf(name) {
   return { ...DEFAULTS, ...(GAMES[name] ?? {}) };

@@ -3,6 +3,7 @@
 
 import { field, h, mount, select } from "./dom.js";
 import { GAME_CHOICES, gameOf } from "./games.js";
+import { SeekPanel } from "./seek.js";
 
 const LEVELS = ["basic", "good", "strong"];
 
@@ -14,9 +15,10 @@ export class Lobby {
     this.flash = flash;
     this.list = h("div", { class: "tables", "aria-live": "polite" });
     this.form = this.createForm();
+    this.seek = new SeekPanel({ client, mirror, flash });
     this.root = h("section", { class: "lobby", id: "lobby", "aria-label": "Lobby" },
       h("div", { class: "lobby-main" }, h("h1", {}, "Tables"), this.list),
-      h("aside", { class: "lobby-side" }, h("h2", {}, "New table"), this.form));
+      h("aside", { class: "lobby-side" }, this.seek.root, h("h2", {}, "New table"), this.form));
   }
 
   createForm() {
@@ -79,6 +81,7 @@ export class Lobby {
   }
 
   render() {
+    this.seek.render();
     const tables = [...this.mirror.lobby.values()];
     if (!tables.length) {
       mount(this.list, h("p", { class: "muted" }, "No tables yet: create one."));

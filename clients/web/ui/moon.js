@@ -32,5 +32,6 @@ export const moon = {
     const made = event.points[event.bidder] > 0;
     return `${mirror.seatName(event.bidder)} bid ${event.bid} and ${made ? "made it" : "went set"}: ${event.points.map((p, i) => `${mirror.seatName(i)} ${p >= 0 ? "+" : ""}${p}`).join(", ")}.`;
   },
+  seekKinds: [["moon", "Three-Player Moon"]],
   replayStates: (record, hand) => trickReplayStates(record, hand, () => 3),
 };

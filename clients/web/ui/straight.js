@@ -159,4 +159,6 @@ export const straight = {
     return `${straight.side(mirror, event.winner)} scores ${event.points[event.winner]} for the hand.`;
   },
   replayStates: straightReplayStates,
+  seekKinds: [["straight-2", "Straight, 2 players"], ["straight-3", "Straight, 3 players"], ["straight-4", "Straight, 4 players"],
+    ["partnerships", "Straight, partnerships"]],
 };

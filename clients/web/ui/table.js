@@ -24,6 +24,7 @@ export class TableScreen {
     this.verdict = null;
     this.asked = false;
     this.wasMyTurn = false;
+    this.problem = null; // the last refusal, until the next move
     this.felt = h("div", { class: "felt" });
     this.controls = h("div", { class: "controls", "aria-live": "polite" });
     this.hand = h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" });
@@ -167,7 +168,8 @@ export class TableScreen {
         `${i + 1}. ${this.game.choiceText(a, view)}`))
       : myTurn ? others.map((a) => h("button", { class: ["action", a.type === "pass" ? null : "primary"], onclick: () => this.act(a) }, this.game.actionText(a))) : [];
     const keys = myTurn && tileActs.size ? (this.selected ? "keys: 1-9 an end · Esc another tile" : "keys: 1-9 a tile · ← → · Enter") : "";
-    mount(this.controls, h("p", { class: "prompt" }, prompt), h("div", { class: "actions" }, buttons),
+    mount(this.controls, this.problem ? h("p", { class: "prompt error", role: "alert" }, this.problem) : null,
+      h("p", { class: "prompt" }, prompt), h("div", { class: "actions" }, buttons),
       keys ? h("small", { class: "keys", "aria-hidden": "true" }, keys) : null);
   }
 
@@ -228,6 +230,7 @@ export class TableScreen {
 
   act(action) {
     this.selected = null;
+    this.problem = null;
     this.client.request({ type: "act", table_id: this.tableId, action }).catch((e) => this.flash(e.message));
     // Until the server's events come, nothing more is offered.
     const t = this.table;
@@ -246,6 +249,7 @@ export class TableScreen {
   }
 
   sit(seat) {
+    this.problem = null;
     const invite = new URLSearchParams(location.search).get("code");
     this.client.request({ type: "join", table_id: this.tableId, seat, invite }).catch((e) => this.flash(e.message));
   }
@@ -263,8 +267,10 @@ export class TableScreen {
     this.client.request({ type: "chat", table_id: this.tableId, text }).catch((e) => this.flash(e.message));
   }
 
+  /** An error in words, kept above the controls until the player does something else. */
   flash(text) {
-    mount(this.controls, h("p", { class: "prompt error", role: "alert" }, text), ...this.controls.children);
+    this.problem = text;
+    this.render();
   }
 
   key(e) {
