@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 import shutil
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -47,7 +48,7 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 SCREENSHOTS = ROOT / "build" / "web-screenshots"
-"""Where the tests write their screenshots (two of them are in the README, from docs/images)."""
+"""Where the tests write their screenshots (three of them are in the README: ``README_SHOTS``)."""
 TURN_OR_OVER = '#table[data-my-turn="true"], #table[data-over="true"], .hand-result button.primary'
 
 
@@ -197,8 +198,19 @@ async def check_hidden_information(page: Page, server_url: str, table_id: str, *
     return checked
 
 
+README_SHOTS = {
+    "straight-1440x900": ROOT / "docs" / "images" / "web-straight-1440x900.png",
+    "moon-390x844": ROOT / "docs" / "images" / "web-moon-390x844.png",
+    "texas42-1440x900": ROOT / "docs" / "images" / "web-texas42-1440x900.png",
+}
+"""The screenshots the README shows, where it shows them from: written there too when the environment has
+``BONEYARD_README_SHOTS=1`` (``tests/web/readme-screenshots.sh``), so the README's pictures are the tests'."""
+
+
 async def screenshot(page: Page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     await page.screenshot(path=str(path))
+    if os.environ.get("BONEYARD_README_SHOTS") == "1" and name in README_SHOTS:
+        shutil.copyfile(path, README_SHOTS[name])
     return path

@@ -34,6 +34,8 @@ async def test_a_whole_texas42_game_with_a_nello_hand_clicked_on_a_desktop() -> 
             nello.append(await partner.get_attribute("aria-label") or "")
             nello.append(await partner.inner_text())
             await page.wait_for_selector('#table[data-my-turn="true"]')
+            await move(page)  # the bidder leads; the next seat answers at the bots' pace
+            await page.wait_for_selector(".trick .trick-tile >> nth=1")
             await screenshot(page, "texas42-1440x900")
             return
         marks = [i for i, text in enumerate(texts) if "mark" in text]
