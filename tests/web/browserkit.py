@@ -214,3 +214,32 @@ async def screenshot(page: Page, name: str) -> Path:
     if os.environ.get("BONEYARD_README_SHOTS") == "1" and name in README_SHOTS:
         shutil.copyfile(path, README_SHOTS[name])
     return path
+
+
+async def step_through_replay(page: Page, hands: int = 3) -> list[tuple[int, int, int, int]]:
+    """On a replay page: step the board through every move of its first ``hands`` hands (→, then ↓), one
+    move back and forth by the buttons on the way (the board is left at the last hand's end); per hand, the
+    tiles in the seats' hands at its deal and after its last move, and the plays and draws its actions (in
+    words, below the board) make."""
+    where = page.locator("#replay-board .replay-where")
+    await where.wait_for()
+    tiles = page.locator("#replay-board .replay-seat svg")
+    seen = []
+    for hand in range(min(hands, await page.locator("#replay .replay-hand").count())):
+        if hand:
+            await page.keyboard.press("ArrowDown")
+        assert (await where.inner_text()).startswith(f"Hand {hand + 1}/")
+        dealt = await tiles.count()
+        moves = int((await where.inner_text()).rsplit("/", 1)[1])
+        for _ in range(moves):
+            await page.keyboard.press("ArrowRight")
+        assert (await where.inner_text()).endswith(f"move {moves}/{moves}")
+        left = await tiles.count()
+        if moves:
+            await page.click("button[aria-label='Back a move']")
+            assert (await where.inner_text()).endswith(f"move {moves - 1}/{moves}")
+            await page.click("button[aria-label='Forward a move']")
+            assert await tiles.count() == left
+        words = await page.locator("#replay .replay-hand").nth(hand).locator("ol.log li").all_text_contents()
+        seen.append((dealt, left, sum(" plays " in w for w in words), sum(" draws " in w for w in words)))
+    return seen

@@ -21,6 +21,7 @@ from browserkit import (
     page_url,
     play_to_the_end,
     screenshot,
+    step_through_replay,
 )
 from client_support import Proxy
 from playwright.async_api import WebSocketRoute
@@ -63,6 +64,11 @@ async def test_a_whole_moon_game_clicked_on_a_phone_with_a_pause_between_hands_t
         assert (await mark.inner_text()).startswith("✓ deal verified")
         await screenshot(page, "moon-390x844-over")
         assert await check_hidden_information(page, server.url, table_id) > 50
+        link = await page.locator(".game-over a:has-text('Replay')").evaluate("a => a.href")
+        replay = await open_page(browser, link, "reader", PHONE)  # the record, stepped through by another
+        for dealt, left, plays, draws in await step_through_replay(replay):
+            assert draws == 0 and dealt == 21 and left == 21 - plays  # the widow in, the discard out
+        assert replay.errors == []  # type: ignore[attr-defined]
         await page.click("text=Rematch")  # the only human: the next game starts at once
         await page.wait_for_selector('#table[data-over="false"] .hand .tile')
         assert page.errors == []  # type: ignore[attr-defined]
@@ -87,7 +93,10 @@ async def test_a_straight_partnership_game_played_by_keyboard_alone_on_a_desktop
         await page.click(".game-over a:has-text('Replay')")  # the record, its deals checked again
         await page.wait_for_selector("#replay .deal-mark")
         assert (await page.inner_text("#replay .deal-mark")).startswith("✓ deal verified")
-        assert await page.locator("#replay .replay-hand").count() >= 1
+        (hand, *_) = await step_through_replay(page, hands=1)  # the first hand's layout built move by move
+        dealt, left, plays, draws = hand
+        assert (dealt, left) == (28, 28 - plays + draws) and plays > 0
+        assert await page.locator("#replay-board .layout .placed").count() == plays
         assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -15,6 +15,7 @@ from browserkit import (
     page_url,
     play_to_the_end,
     screenshot,
+    step_through_replay,
 )
 from playwright.async_api import Page
 from server_testkit import running_server
@@ -68,23 +69,10 @@ async def test_a_whole_texas42_game_with_a_nello_hand_clicked_on_a_desktop() -> 
         assert await check_hidden_information(page, server.url, table_id) > 28
 
         await page.click(".game-over a:has-text('Replay')")  # the record, a move at a time
-        where = page.locator("#replay-board .replay-where")
-        await where.wait_for()
+        await page.wait_for_selector("#replay .deal-mark")
         assert (await page.inner_text("#replay .deal-mark")).startswith("✓ deal verified")
-        tiles = "#replay-board .replay-seat svg"
-        assert await page.locator(tiles).count() == 28  # the deal: every hand face up
-        assert (await where.inner_text()).startswith("Hand 1/")
-        total = int((await where.inner_text()).rsplit("/", 1)[1])
-        for _ in range(total):
-            await page.keyboard.press("ArrowRight")
-        assert (await where.inner_text()).endswith(f"move {total}/{total}")
-        played = await page.locator(tiles).count()
-        assert played < 28  # the tiles played are gone from the hands
-        await page.click("button[aria-label='Back a move']")
-        assert await page.locator(tiles).count() in (played, played + 1)
-        for _ in range(total):
-            await page.keyboard.press("ArrowLeft")
-        assert await page.locator(tiles).count() == 28
-        await page.keyboard.press("ArrowDown")  # the next hand, from its deal
-        assert (await where.inner_text()).startswith("Hand 2/")
+        hands = await step_through_replay(page)
+        assert len(hands) >= 2
+        for dealt, left, plays, draws in hands:  # every hand face up, less each tile played
+            assert (dealt, left, draws) == (28, 28 - plays, 0) and plays > 0
         assert page.errors == []  # type: ignore[attr-defined]
