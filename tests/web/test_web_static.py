@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browserkit import ROOT
+from browserkit import README_SHOTS, ROOT
 from server_testkit import Player, running_server
 
 from boneyard.server.webfiles import WebFiles
@@ -108,10 +108,14 @@ async def test_web_false_serves_websockets_health_and_metrics_only() -> None:
         await player.close()
 
 
-def test_the_readme_shows_the_client_on_a_desktop_and_on_a_phone() -> None:
+def test_the_readme_shows_the_tests_screenshots_on_a_desktop_and_on_a_phone() -> None:
+    """The README's pictures of the client are exactly the ones the tests take (``README_SHOTS``: running
+    ``tests/web/readme-screenshots.sh`` takes them again), each a PNG of the size its name says."""
     readme = (ROOT / "README.md").read_text()
-    for picture, size in (("web-straight-1440x900.png", (1440, 900)), ("web-moon-390x844.png", (390, 844))):
-        assert f"docs/images/{picture}" in readme
-        png = (ROOT / "docs" / "images" / picture).read_bytes()
+    shown = set(re.findall(r"docs/images/web-[\w.-]+\.png", readme))
+    assert shown == {str(path.relative_to(ROOT)) for path in README_SHOTS.values()}
+    for name, path in README_SHOTS.items():
+        png = path.read_bytes()
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
-        assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == size
+        size = tuple(int(n) for n in name.rsplit("-", 1)[1].split("x"))
+        assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == size, name
