@@ -5,56 +5,74 @@ team colours told apart under the common colour blindnesses."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
 from browserkit import DESKTOP, PHONE, chromium, create_table, open_page, page_url
-from playwright.async_api import Page
+from playwright.async_api import Browser, Page
 from server_testkit import running_server
 
+from boneyard.server.app import BoneyardServer
 
-async def test_two_browsers_seek_the_same_kind_and_are_seated_together() -> None:
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+Served = tuple[BoneyardServer, Browser]
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def served() -> AsyncIterator[Served]:
+    """One server and one browser for the module's tests (each test its own pages and players' names)."""
     async with running_server(bot_workers=0) as server, chromium() as browser:
-        ana = await open_page(browser, page_url(server.url), "ana", DESKTOP)
-        bo = await open_page(browser, page_url(server.url), "bo", PHONE)
-        await bo.wait_for_selector(".seek-form")
-        await ana.select_option(".seek-form select[name=kind]", "straight-2")
-        await ana.click(".seek-form button[type=submit]")
-        await ana.wait_for_selector('.seeking:has-text("Seeking Straight, 2 players")')
-        await bo.wait_for_selector(
-            '.seek-counts li:has-text("1 seeking Straight, 2 players")'
-        )  # the lobby hears
-        await bo.select_option(".seek-form select[name=kind]", "straight-2")
-        await bo.click(".seek-form button[type=submit]")
-        for page in (ana, bo):  # the server made the table and seated both: each page is there
-            await page.wait_for_url("**/t/*")
-            await page.wait_for_selector(".hand .tile")
-        assert ana.url.split("/t/")[1] == bo.url.split("/t/")[1]
-        names = await ana.locator(".seat .seat-name").all_inner_texts()
-        assert any("bo" in n for n in names) and any("ana" in n for n in names)
-
-        cy = await open_page(browser, page_url(server.url), "cy", DESKTOP)
-        await cy.click(".seek-form button[type=submit]")
-        await cy.click('.seek button:has-text("Cancel")')  # stops seeking: the form is back
-        await cy.wait_for_selector(".seek-form")
-        await cy.wait_for_selector(".seek-counts li", state="detached")  # and nobody seeks any more
-        for page in (ana, bo, cy):
-            assert page.errors == []  # type: ignore[attr-defined]
+        yield server, browser
 
 
-async def test_an_invite_link_seats_its_holder_and_only_its_holder() -> None:
-    async with running_server(bot_workers=0) as server, chromium() as browser:
-        ana = await open_page(browser, page_url(server.url), "ana", DESKTOP)
-        await ana.wait_for_selector("#lobby form.create")
-        await ana.click("form.create details summary")
-        await ana.check("input[name=private]")
-        table_id = await create_table(ana, "straight", seats=["me", "open"], target=50)
-        assert "code=" in ana.url  # the page's address is the invitation
-        await ana.wait_for_selector('.chip:has-text("share this page")')
-        stranger = await open_page(browser, page_url(server.url, f"/t/{table_id}"), "eve", PHONE)
-        await stranger.click('.seat button:has-text("Sit here")')
-        await stranger.wait_for_selector('.prompt.error:has-text("not_invited")')
-        friend = await open_page(browser, ana.url, "bo", PHONE)
-        await friend.click('.seat button:has-text("Sit here")')
-        await friend.wait_for_selector(".hand .tile")  # seated: the game starts
-        assert friend.errors == [] and ana.errors == []  # type: ignore[attr-defined]
+async def test_two_browsers_seek_the_same_kind_and_are_seated_together(
+    served: Served,
+) -> None:
+    server, browser = served
+    ana = await open_page(browser, page_url(server.url), "ana", DESKTOP)
+    bo = await open_page(browser, page_url(server.url), "bo", PHONE)
+    await bo.wait_for_selector(".seek-form")
+    await ana.select_option(".seek-form select[name=kind]", "straight-2")
+    await ana.click(".seek-form button[type=submit]")
+    await ana.wait_for_selector('.seeking:has-text("Seeking Straight, 2 players")')
+    await bo.wait_for_selector('.seek-counts li:has-text("1 seeking Straight, 2 players")')  # the lobby hears
+    await bo.select_option(".seek-form select[name=kind]", "straight-2")
+    await bo.click(".seek-form button[type=submit]")
+    for page in (ana, bo):  # the server made the table and seated both: each page is there
+        await page.wait_for_url("**/t/*")
+        await page.wait_for_selector(".hand .tile")
+    assert ana.url.split("/t/")[1] == bo.url.split("/t/")[1]
+    names = await ana.locator(".seat .seat-name").all_inner_texts()
+    assert any("bo" in n for n in names) and any("ana" in n for n in names)
+
+    cy = await open_page(browser, page_url(server.url), "cy", DESKTOP)
+    await cy.click(".seek-form button[type=submit]")
+    await cy.click('.seek button:has-text("Cancel")')  # stops seeking: the form is back
+    await cy.wait_for_selector(".seek-form")
+    await cy.wait_for_selector(".seek-counts li", state="detached")  # and nobody seeks any more
+    for page in (ana, bo, cy):
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_an_invite_link_seats_its_holder_and_only_its_holder(
+    served: Served,
+) -> None:
+    server, browser = served
+    ana = await open_page(browser, page_url(server.url), "ana", DESKTOP)
+    await ana.wait_for_selector("#lobby form.create")
+    await ana.click("form.create details summary")
+    await ana.check("input[name=private]")
+    table_id = await create_table(ana, "straight", seats=["me", "open"], target=50)
+    assert "code=" in ana.url  # the page's address is the invitation
+    await ana.wait_for_selector('.chip:has-text("share this page")')
+    stranger = await open_page(browser, page_url(server.url, f"/t/{table_id}"), "eve", PHONE)
+    await stranger.click('.seat button:has-text("Sit here")')
+    await stranger.wait_for_selector('.prompt.error:has-text("not_invited")')
+    friend = await open_page(browser, ana.url, "bo", PHONE)
+    await friend.click('.seat button:has-text("Sit here")')
+    await friend.wait_for_selector(".hand .tile")  # seated: the game starts
+    assert friend.errors == [] and ana.errors == []  # type: ignore[attr-defined]
 
 
 async def chimes(page: Page) -> int:
@@ -66,23 +84,25 @@ const make = AudioContext.prototype.createOscillator;
 AudioContext.prototype.createOscillator = function () { window.tones += 1; return make.call(this); };"""
 
 
-async def test_the_turn_chime_sounds_on_your_turn_until_switched_off_and_stays_off() -> None:
-    async with running_server(bot_workers=0) as server, chromium() as browser:
-        page = await open_page(browser, page_url(server.url), "ana", DESKTOP, muted=False)
-        await page.context.add_init_script(COUNT_TONES)
-        await page.reload()
-        button = page.locator("#sound")
-        assert await button.get_attribute("aria-pressed") == "true"  # on by default
-        await create_table(page, "straight", seats=["me", "bot:basic"], target=50)
-        await page.wait_for_selector('#table[data-my-turn="true"]')
-        assert await chimes(page) > 0  # your turn: the chime
-        await button.click()
-        assert await button.get_attribute("aria-pressed") == "false"
-        assert await button.inner_text() == "Sound off"
-        await page.reload()  # kept across page loads (the page takes its seat back, its turn again)
-        await page.wait_for_selector('#table[data-my-turn="true"]')
-        assert await page.locator("#sound").get_attribute("aria-pressed") == "false"
-        assert await chimes(page) == 0  # silent while off
+async def test_the_turn_chime_sounds_on_your_turn_until_switched_off_and_stays_off(
+    served: Served,
+) -> None:
+    server, browser = served
+    page = await open_page(browser, page_url(server.url), "ana", DESKTOP, muted=False)
+    await page.context.add_init_script(COUNT_TONES)
+    await page.reload()
+    button = page.locator("#sound")
+    assert await button.get_attribute("aria-pressed") == "true"  # on by default
+    await create_table(page, "straight", seats=["me", "bot:basic"], target=50)
+    await page.wait_for_selector('#table[data-my-turn="true"]')
+    assert await chimes(page) > 0  # your turn: the chime
+    await button.click()
+    assert await button.get_attribute("aria-pressed") == "false"
+    assert await button.inner_text() == "Sound off"
+    await page.reload()  # kept across page loads (the page takes its seat back, its turn again)
+    await page.wait_for_selector('#table[data-my-turn="true"]')
+    assert await page.locator("#sound").get_attribute("aria-pressed") == "false"
+    assert await chimes(page) == 0  # silent while off
 
 
 # Colour-vision deficiency simulation (Machado, Oliveira and Fernandes 2009, severity 1), on linear RGB.
@@ -153,23 +173,23 @@ def rgb(css: str) -> tuple[float, ...]:
     return tuple(float(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
 
 
-async def test_the_teams_colours_stay_apart_for_colour_blind_players_and_differ_in_shape_too() -> None:
-    async with running_server(bot_workers=0) as server, chromium() as browser:
-        page = await open_page(browser, page_url(server.url), "ana", DESKTOP)
-        await create_table(page, "texas42", seats=["me", "bot:basic", "bot:basic", "bot:basic"], target=1)
-        await page.wait_for_selector(".seat.team-b")
-        a_colour, a_shape, _ = await page.evaluate(STYLE, ".seat.team-a .seat-badge")
-        b_colour, b_shape, _ = await page.evaluate(STYLE, ".seat.team-b .seat-badge")
-        _, _, a_seat = await page.evaluate(STYLE, ".seat.team-a")
-        _, _, b_seat = await page.evaluate(STYLE, ".seat.team-b")
-        felt = rgb(
-            await page.evaluate(
-                "getComputedStyle(document.querySelector('.felt')).getPropertyValue('--felt')"
-            )
-        )
-        for name, matrix in [("typical", None), *DEFICIENCIES.items()]:
-            apart = delta_e(rgb(a_colour), rgb(b_colour), matrix)
-            assert apart >= MIN_DELTA_E, f"teams A and B {apart:.1f} apart for {name} vision"
-            for team in (a_colour, b_colour):  # and each stands out from the felt
-                assert delta_e(rgb(team), felt, matrix) >= MIN_DELTA_E, f"{team} on the felt for {name}"
-        assert a_shape != b_shape and a_seat != b_seat  # told apart without colour: badge and border shapes
+async def test_the_teams_colours_stay_apart_for_colour_blind_players_and_differ_in_shape_too(
+    served: Served,
+) -> None:
+    server, browser = served
+    page = await open_page(browser, page_url(server.url), "ana", DESKTOP)
+    await create_table(page, "texas42", seats=["me", "bot:basic", "bot:basic", "bot:basic"], target=1)
+    await page.wait_for_selector(".seat.team-b")
+    a_colour, a_shape, _ = await page.evaluate(STYLE, ".seat.team-a .seat-badge")
+    b_colour, b_shape, _ = await page.evaluate(STYLE, ".seat.team-b .seat-badge")
+    _, _, a_seat = await page.evaluate(STYLE, ".seat.team-a")
+    _, _, b_seat = await page.evaluate(STYLE, ".seat.team-b")
+    felt = rgb(
+        await page.evaluate("getComputedStyle(document.querySelector('.felt')).getPropertyValue('--felt')")
+    )
+    for name, matrix in [("typical", None), *DEFICIENCIES.items()]:
+        apart = delta_e(rgb(a_colour), rgb(b_colour), matrix)
+        assert apart >= MIN_DELTA_E, f"teams A and B {apart:.1f} apart for {name} vision"
+        for team in (a_colour, b_colour):  # and each stands out from the felt
+            assert delta_e(rgb(team), felt, matrix) >= MIN_DELTA_E, f"{team} on the felt for {name}"
+    assert a_shape != b_shape and a_seat != b_seat  # told apart without colour: badge and border shapes
