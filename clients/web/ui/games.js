@@ -1,6 +1,6 @@
 // Each game's part of the page, by the name the wire gives it: a new game adds its module and one line
 // here. What a game supplies (the rest falls back to DEFAULTS):
-//   title(table), short(table): the table's heading and its line in the lobby
+//   name, title(table), short(table): the game in words, the table's heading and its line in the lobby
 //   optionFields(), players(form), options(form): its part of the create form, its seats, its options
 //   centre(mirror, where, ctx): the middle of the table (ctx: {choices, onEnd} for a tile with two ends)
 //   seatNote(view, seat), team(view, seat), side(mirror, index), out(view, seat): around the table
@@ -16,6 +16,7 @@ import { texas42 } from "./texas42.js";
 const GAMES = { moon, straight, texas42 };
 
 const DEFAULTS = {
+  name: null,
   title: (table) => table?.game ?? "",
   short: (table) => table.game,
   optionFields: () => [],
@@ -34,7 +35,7 @@ const DEFAULTS = {
   opens: "leads",
   handLine: () => "The hand is over.",
   handGain: (event) => event.points,
-  replayStates: () => [],
+  replayStates: (record, hand) => [{ hands: record.hands[hand].deal, view: null, lastTrick: null, action: null }],
   seekKinds: [],
 };
 

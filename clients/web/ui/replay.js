@@ -91,7 +91,7 @@ export class ReplayScreen {
           "aria-label": `${names[seat]}: ${tiles.map(label).join(", ") || "no tiles"}` },
         h("div", { class: "seat-name" }, names[seat]),
         h("div", { class: "replay-tiles" }, tiles.map((tile) => tileSvg(tile, { size: 40 }))))),
-        h("div", { class: "centre" }, game.centre(mirror, where, {}))));
+        h("div", { class: "centre" }, at.view ? game.centre(mirror, where, {}) : null)));
   }
 
   key(e) {
