@@ -80,6 +80,7 @@ async def test_a_whole_texas42_game_with_a_nello_hand_clicked_on_a_desktop() -> 
         await page.wait_for_selector("#replay .deal-mark")
         assert (await page.inner_text("#replay .deal-mark")).startswith("✓ deal verified")
         hands = await step_through_replay(page)
+        await screenshot(page, "texas42-replay-1440x900")
         assert len(hands) >= 2
         for dealt, left, plays, draws in hands:  # every hand face up, less each tile played
             assert (dealt, left, draws) == (28, 28 - plays, 0) and plays > 0

@@ -78,12 +78,12 @@ export class ReplayScreen {
     const button = (text, labelText, onclick, disabled) => h("button", { type: "button", "aria-label": labelText, onclick, disabled }, text);
     mount(this.board,
       h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Step through the game" },
-        button("⏮", "Previous hand", () => this.goTo(this.hand - 1, 0), this.hand === 0),
+        button("«", "Previous hand", () => this.goTo(this.hand - 1, 0), this.hand === 0),
         button("◀", "Back a move", () => this.goTo(this.hand, this.step - 1), this.step === 0),
         h("span", { class: "replay-where", "aria-live": "polite" },
           `Hand ${this.hand + 1}/${record.hands.length} · move ${this.step}/${this.states.length - 1}`),
         button("▶", "Forward a move", () => this.goTo(this.hand, this.step + 1), last),
-        button("⏭", "Next hand", () => this.goTo(this.hand + 1, 0), this.hand === record.hands.length - 1)),
+        button("»", "Next hand", () => this.goTo(this.hand + 1, 0), this.hand === record.hands.length - 1)),
       h("p", { class: "replay-action" }, at.action ? actionLine(at.action, names, game)
         : `The deal: ${names[record.hands[this.hand].first]} ${game.opens}.`),
       h("div", { class: "felt replay-felt" },
