@@ -183,7 +183,7 @@ async function start(name, account = null) {
       if (once?.create || once?.linkCode) await keys.save(welcome.account, account.keyPair);
       once = null;
       accountBar(welcome.account);
-    }
+    } else if (account) setStatus(`This server has no accounts: playing as ${welcome.name}, a guest.`);
     const { kind } = route();
     if (kind === "lobby" && welcome.seats.length) {
       history.replaceState(null, "", `/t/${welcome.seats[0].table_id}`);

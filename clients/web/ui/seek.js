@@ -19,6 +19,7 @@ export class SeekPanel {
   }
 
   render() {
+    this.root.hidden = !(this.client.hello?.features ?? []).includes("seeks"); // a server without matchmaking
     const seeking = this.mirror.seeks ?? [];
     mount(this.counts, seeking.map((s) => h("li", {}, `${s.players} seeking ${kindText(s.kind)}${s.rated ? " (rated)" : ""}`)));
     const mine = this.mirror.mySeek;
