@@ -7,6 +7,7 @@ import { decode } from "@msgpack/msgpack";
 
 import { BoneyardClient, CommandError, unfolded } from "../../clients/web/sdk/client.js";
 import { deal, tileOf } from "../../clients/web/sdk/fairness.js";
+import { newKeyPair, signIn } from "../../clients/web/sdk/keys.js";
 import { Mirror } from "../../clients/web/sdk/mirror.js";
 
 const URL = process.env.BONEYARD_URL;
@@ -176,4 +177,20 @@ test("unfolded: an event with a turn and a reply is the event, the turn, the ok"
     turn: { seat: 2, time_left_ms: null, legal_actions: [] }, reply_to: 4 };
   assert.deepEqual(unfolded(folded).map((m) => [m.type, m.seq]), [["event", 9], ["turn", 9], ["ok", 9]]);
   assert.equal(unfolded(folded)[0].turn, undefined);
+});
+
+test("sign-in with a key: an account made, then the same key signs in on a new connection; another key is refused", async () => {
+  const keyPair = await newKeyPair();
+  const account = `sdk${Date.now() % 100000}`;
+  const first = session("guest-name", { signIn: (nonce) => signIn(keyPair, account, nonce, { create: true }) });
+  assert.equal((await first.client.connect()).account, account);
+  first.client.close();
+  const again = session("guest-name", { signIn: (nonce) => signIn(keyPair, account, nonce) });
+  const welcome = await again.client.connect();
+  assert.equal(welcome.account, account);
+  assert.equal(welcome.name, account);
+  again.client.close();
+  const stranger = await newKeyPair();
+  const thief = session("guest-name", { signIn: (nonce) => signIn(stranger, account, nonce) });
+  await assert.rejects(thief.client.connect(), (error) => error.code === "sign_in_refused");
 });

@@ -20,4 +20,4 @@ async def test_the_javascript_sdk_against_a_real_server() -> None:
         out, _ = await asyncio.wait_for(process.communicate(), 90)
     report = out.decode()
     assert process.returncode == 0, report
-    assert "# fail 0" in report and "# pass 9" in report, report
+    assert "# fail 0" in report and "# pass 10" in report, report
