@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import get_args
 
 from websockets.exceptions import ConnectionClosed
 
@@ -31,6 +31,7 @@ from boneyard.server.meter import TokenBucket
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import FrameWriter, Outbox
 from boneyard.server.proxies import TrustedProxies
+from boneyard.server.routes import Command
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.wsconnection import BoneyardConnection
@@ -163,20 +164,19 @@ class Client(FrameWriter):
         if isinstance(frame, str):
             self.close_with(1008, "text frames are not accepted: send msgpack in binary frames")
             return
-        problem: ProtocolError | None = None
-        command: Any = None
+        command: Command | ProtocolError
         try:
             command = decode_hot(frame, ctx.limits)
             reply_to = command.id
         except ProtocolError as error:
-            problem, reply_to = error, error.reply_to
+            command, reply_to = error, error.reply_to
         if not self._admit():
             ctx.commands.refuse(self, "rate_limited", "too many commands: slow down", reply_to)
             if self._strikes > ctx.settings.command_burst:
                 self.close_with(4005, "commands kept exceeding the rate limit")
-        elif problem is not None:
-            identified = ctx.commands.refuse(self, problem.code, problem.message, reply_to)
-            if identified and problem.code not in REFUSALS:  # a well-formed command refused is no bad frame
+        elif isinstance(command, ProtocolError):
+            identified = ctx.commands.refuse(self, command.code, command.message, reply_to)
+            if identified and command.code not in REFUSALS:  # a well-formed command refused is no bad frame
                 self._bad_frame()
         else:
             ctx.commands.handle(self, command)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
-from boneyard.protocol import CreateMoonTable, CreateStraightTable, TableCreated
+from boneyard.protocol import CreateTable, TableCreated
 from boneyard.protocol.values import CommandId
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.errors import CommandError
@@ -143,7 +143,7 @@ class Lobby:
     def create_table(
         self,
         session: Session,
-        command: CreateMoonTable | CreateStraightTable,
+        command: CreateTable,
         reply_to: CommandId | None,
         host: str = "",
     ) -> Table:
