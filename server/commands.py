@@ -48,7 +48,8 @@ from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
 from boneyard.server.logs import ids
 from boneyard.server.player_commands import PLAYER_HANDLERS
-from boneyard.server.routes import Command, Handler, Route
+from boneyard.server.routes import Command as Command  # re-exported: what a transport hands over
+from boneyard.server.routes import Handler, Route
 from boneyard.server.routes import Link as Link  # re-exported: where transports and the cluster import it
 from boneyard.server.session import Session, new_epoch
 from boneyard.server.table import Table

@@ -25,13 +25,12 @@ from websockets.exceptions import ConnectionClosed
 
 from boneyard.protocol import SUBPROTOCOL, DecodeLimits, ProtocolError, RefusalCode
 from boneyard.protocol.codec import decode_hot
-from boneyard.server.commands import Commands
+from boneyard.server.commands import Command, Commands
 from boneyard.server.logs import ids
 from boneyard.server.meter import TokenBucket
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import FrameWriter, Outbox
 from boneyard.server.proxies import TrustedProxies
-from boneyard.server.routes import Command
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.wsconnection import BoneyardConnection

@@ -10,13 +10,13 @@ every seated human has asked for a rematch. A restore deals the stored game agai
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.fanout import Regenerated
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import Room, TableHost
+from boneyard.server.host import EngineAction, GameOptions, Room, Services
 from boneyard.server.match import Match
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
@@ -34,10 +34,10 @@ class Hall(Room, Protocol):
 class GameCycle:
     """The table's status (``waiting``, ``playing``, ``finished``), its games, the rematch requests."""
 
-    __slots__ = ("games", "hall", "host", "match", "options", "rematch", "spec", "status")
+    __slots__ = ("games", "hall", "match", "options", "rematch", "server", "spec", "status")
 
-    def __init__(self, host: TableHost[Any], hall: Hall, spec: GameSpec, options: Any) -> None:
-        self.host = host
+    def __init__(self, server: Services, hall: Hall, spec: GameSpec, options: GameOptions) -> None:
+        self.server = server
         self.hall = hall
         self.spec = spec
         self.options = options
@@ -61,14 +61,14 @@ class GameCycle:
 
     def _new_match(self, games: int, seeds: GameSeeds) -> Match:
         self.games = games
-        self.match = Match(self.host, self.hall, self.spec, self.options, games, seeds)
+        self.match = Match(self.server, self.hall, self.spec, self.options, games, seeds)
         return self.match
 
     def start_game(self) -> None:
         """Every seat is held: commit to the deal (``deal_commitment``), wait briefly for the seated
         humans' seeds, then deal (:meth:`Match.first_deal`)."""
         games = self.games + 1
-        fixed = self.host.settings.seed
+        fixed = self.server.settings.seed
         # The table's number, not its run tag (random per run): a fixed seed replays across runs.
         derived = None if fixed is None else f"{fixed}/{self.hall.table_id.partition('-')[0]}/{games}"
         match = self._new_match(games, GameSeeds.fresh(len(self.seats), derived))
@@ -120,7 +120,7 @@ class GameCycle:
     def restore(
         self,
         stored: StoredTable,
-        actions: Iterable[tuple[int, Any, bool]],
+        actions: Iterable[tuple[int, EngineAction, bool]],
         regenerate_from: int | None = None,
     ) -> list[Regenerated | None]:
         """A restore: the stored status, and the stored game dealt again and replayed (nothing is sent);

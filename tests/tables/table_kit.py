@@ -1,6 +1,6 @@
 """The table tier without sockets: a fake host, a manual clock, players whose frames are decoded.
 
-:class:`FakeHost` is a :class:`~boneyard.server.host.TableHost` that records what a table tells the
+:class:`FakeHost` is a :class:`~boneyard.server.host.TableServer` that records what a table tells the
 server; :class:`MemoryLog` is a :class:`~boneyard.server.storage.store.TableLog` keeping, in memory,
 exactly what the database would (the rows :func:`~boneyard.server.storage.stored.load` reads back),
 so a restore can be driven from it. Every frame a :class:`Player` gets is decoded strictly and its
@@ -168,7 +168,7 @@ class Counter:
 
 
 class FakeHost:
-    """A :class:`~boneyard.server.host.TableHost` that notes what its tables tell it."""
+    """A :class:`~boneyard.server.host.TableServer` that notes what its tables tell it."""
 
     def __init__(self, **overrides: Any) -> None:
         self.settings = settings(**overrides)
