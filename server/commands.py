@@ -272,22 +272,26 @@ class Commands:
         self.lobby.create_table(session, command, command.id, link.host())
 
     def _join(self, link: Link, session: Session, command: Join) -> None:
-        self._table(command.table_id).join(session, command.seat, command.id, command.invite)
+        self._table(command.table_id).seating.join(session, command.seat, command.id, command.invite)
 
     def _take_seat(self, link: Link, session: Session, command: TakeSeat) -> None:
-        self._table(command.table_id).take_seat(session, command.seat, command.id, command.invite)
+        self._table(command.table_id).seating.take_seat(session, command.seat, command.id, command.invite)
 
     def _spectate(self, link: Link, session: Session, command: Spectate) -> None:
-        self._table(command.table_id).spectate(session, command.id)
+        self._table(command.table_id).seating.spectate(session, command.id)
 
     def _leave(self, link: Link, session: Session, command: Leave) -> None:
         self._table(command.table_id).leave(session)
 
     def _rematch(self, link: Link, session: Session, command: Rematch) -> None:
-        self._table(command.table_id).request_rematch(session)
+        table = self._table(command.table_id)
+        table.cycle.request_rematch(table.seat_of(session))
 
     def _ready(self, link: Link, session: Session, command: Ready) -> None:
-        self._table(command.table_id).ready(session)
+        table = self._table(command.table_id)
+        seat = table.seat_of(session)
+        if (pause := table.cycle.breaks) is not None:
+            pause.ready(seat)
 
     def _act(self, link: Link, session: Session, command: Act | HotAct) -> None:
         self._table(command.table_id).act(session, command.action, command.id)
@@ -296,7 +300,8 @@ class Commands:
         self._table(command.table_id).chat(session, command.text)
 
     def _contribute_seed(self, link: Link, session: Session, command: ContributeSeed) -> None:
-        self._table(command.table_id).contribute(session, command.seed)
+        table = self._table(command.table_id)
+        table.cycle.contribute(table.seat_of(session), command.seed)
 
     def _get_record(self, link: Link, session: Session, command: GetRecord) -> None:
         body = self.lobby.record_bodies.reply(command.record_id, command.id)

@@ -18,6 +18,7 @@ from boneyard.server.fanout import Regenerated
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import EngineAction, GameOptions, Room, Services
 from boneyard.server.match import Match
+from boneyard.server.pause import HandBreak
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
 from boneyard.server.storage.stored import StoredTable
@@ -145,15 +146,15 @@ class GameCycle:
         """The game pauses between hands (no hand is being played)."""
         return self.status == "playing" and self.match is not None and self.match.pause is not None
 
-    def ready(self, seat: int) -> None:
-        """``ready``: the player of ``seat`` is done looking at the hand's result."""
-        if self.match is not None and self.status == "playing":
-            self.match.ready(seat)
+    @property
+    def breaks(self) -> HandBreak | None:
+        """The pauses between hands of the game in play (``ready`` goes there); ``None``: no game in play."""
+        return self.match.breaks if self.match is not None and self.status == "playing" else None
 
     def pause_changed(self) -> None:
         """Someone came, went or is played for: a pause between hands may wait for others now."""
-        if self.match is not None and self.status == "playing":
-            self.match.pause_changed()
+        if (breaks := self.breaks) is not None:
+            breaks.changed()
 
     def restart_turn(self, seat: Seat) -> None:
         """Who plays ``seat`` changed: if it is to move, start its turn afresh."""

@@ -191,8 +191,8 @@ class Lobby:
         session.deliver(body_of(reply))
         log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
         if command.seat is not None:
-            table.join(session, command.seat, None)
-        elif not table.maybe_start():
+            table.seating.join(session, command.seat, None)
+        elif not table.cycle.maybe_start():
             self.remove_if_left_empty(table)
         return table
 
@@ -217,7 +217,7 @@ class Lobby:
         )
         log.info("seekers seated", extra=ids(table_id=table.table_id))
         for seat, session in enumerate(players):
-            table.join(session, seat, None)
+            table.seating.join(session, seat, None)
 
     def remove_if_left_empty(self, table: Table) -> None:
         """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""

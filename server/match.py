@@ -95,9 +95,6 @@ class Match:
 
     # -- what the table asks of its game ------------------------------------------------------------
 
-    def time_left_ms(self) -> int | None:
-        return self.turns.time_left_ms()
-
     @property
     def seed(self) -> str:
         return self.seeds.seed
@@ -263,7 +260,7 @@ class Match:
     def remind_turn(self, session: Session, seat: int) -> None:
         """After a resume: the player's turn again, if they are to move, with the time really left."""
         if self.engine is not None and self.engine.to_move == seat:
-            turn = self.fan_out.next_turn(self.engine, seat, self.time_left_ms())
+            turn = self.fan_out.next_turn(self.engine, seat, self.turns.time_left_ms())
             session.deliver(self.fan_out.turn_body(turn, seat))
 
     def restart_turn(self, seat: Seat) -> None:
@@ -349,15 +346,6 @@ class Match:
         if had_pause:
             self.room.stored()  # no pause any more
         return self._play_on(events, reply=reply)
-
-    def ready(self, seat: int) -> None:
-        self.breaks.ready(seat)
-
-    def pause_changed(self) -> None:
-        self.breaks.changed()
-
-    def pause_info(self) -> dict[str, object] | None:
-        return self.breaks.info()
 
     def _finish_hand_overs(self) -> None:
         """A hand ended: the bots playing on for players who took their seats hand them over."""

@@ -20,6 +20,7 @@ from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
 from boneyard.server.host import Services
 from boneyard.server.logs import ids
+from boneyard.server.rated import RatedTable, check_signed_in
 from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
 from boneyard.server.wire import body_of
@@ -52,6 +53,9 @@ class SeatedTable(Protocol):
         """The public description changed, but nothing stored did (who watches)."""
         ...
 
+    @property
+    def rated(self) -> RatedTable | None: ...
+
     def removed_if_empty(self) -> bool: ...
     def spectators_changed(self) -> None:
         """A spectator came or went: the count goes out soon, coalesced."""
@@ -80,6 +84,8 @@ class Seating:
 
     def _seat_for(self, session: Session, seat: int, invite: str | None) -> Seat:
         """The seat ``session`` asks for, if it may sit at this table at all (it may still be taken)."""
+        if self.table.rated is not None:
+            check_signed_in(session)  # a rated table seats signed-in players only
         holder = self._seat(seat)
         self._check_can_sit(session)
         self._check_invited(session, invite)

@@ -31,7 +31,7 @@ from boneyard.server.games.registry import GameSpec
 from boneyard.server.host import EngineAction, GameOptions, TableServer
 from boneyard.server.match import Match
 from boneyard.server.moderation import muted_key
-from boneyard.server.rated import RatedTable, check_signed_in
+from boneyard.server.rated import RatedTable
 from boneyard.server.ratings.kinds import Kind, as_kind
 from boneyard.server.seating import Seating
 from boneyard.server.seats import Listener, Roster, Seat
@@ -165,7 +165,7 @@ class Table:
         return self.roster.listeners()
 
     def time_left_ms(self) -> int | None:
-        return self.match.time_left_ms() if self.match is not None else None
+        return self.match.turns.time_left_ms() if self.match is not None else None
 
     @property
     def hand_ready(self) -> list[int] | None:
@@ -204,7 +204,7 @@ class Table:
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:
         """A ``snapshot`` of this table as ``viewer`` (a seat, or ``None``) may see it."""
         match = self.match
-        pause = match.pause_info() if match is not None else None
+        pause = match.breaks.info() if match is not None else None
         snapshot = Snapshot(
             type="snapshot",
             seq=1,
@@ -289,23 +289,6 @@ class Table:
             return None
         return self.server.settings.turn_seconds
 
-    def join(
-        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
-    ) -> None:
-        if self.rated is not None:
-            check_signed_in(session)
-        self.seating.join(session, seat, reply_to, invite)
-
-    def take_seat(
-        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
-    ) -> None:
-        if self.rated is not None:
-            check_signed_in(session)
-        self.seating.take_seat(session, seat, reply_to, invite)
-
-    def spectate(self, session: Session, reply_to: CommandId | None) -> None:
-        self.seating.spectate(session, reply_to)
-
     def leave(self, session: Session) -> None:
         self._leaving(session)
         self.seating.leave(session)
@@ -354,22 +337,7 @@ class Table:
             raise CommandError("not_your_turn", "the game has not started")
         self.match.act(seat, action, reply_to)
 
-    def ready(self, session: Session) -> None:
-        """``ready``: a seated player is done looking at the hand's result."""
-        self.cycle.ready(self.seat_of(session))
-
-    def request_rematch(self, session: Session) -> None:
-        self.cycle.request_rematch(self.seat_of(session))
-
-    def contribute(self, session: Session, seed: str) -> None:
-        """``contribute_seed``: a seated human's seed for the deal of the game starting."""
-        self.cycle.contribute(self.seat_of(session), seed)
-
     # -- the game (:class:`~boneyard.server.cycle.GameCycle`) ----------------------------------------
-
-    def maybe_start(self) -> bool:
-        """Start a game if the table waits and every seat is held."""
-        return self.cycle.maybe_start()
 
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
         return self.cycle.deal_columns()

@@ -227,6 +227,13 @@ def act(table: Table, who: Player, wire: dict[str, Any]) -> None:
     table.act(who.session, ACTION.validate_python(wire))
 
 
+def ready(table: Table, who: Player) -> None:
+    """``ready`` where the seam routes it: the pauses between hands of the game in play."""
+    seat = table.seat_of(who.session)
+    if (pause := table.cycle.breaks) is not None:
+        pause.ready(seat)
+
+
 def play_turn(table: Table, who: Player) -> None:
     """The seat to move (``who``) plays its first legal action."""
     turn = who.last("turn")
