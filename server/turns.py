@@ -119,7 +119,13 @@ class TurnTimer:
         settings = server.settings
         delay = self.room.bot_delay_ms
         pace = settings.bots_only_move_seconds
-        if self.room.roster.bots_only() and (not delay or delay / 1000 <= pace):
+        roster = self.room.roster
+        bots_only = roster.bots_only()
+        if bots_only and delay is None and roster.spectators:
+            # Watched, and its creator asked no pace: the bots move as at a table where a person sits
+            # (``bot_delay_seconds``), so that whoever watches can follow; the floor still holds.
+            delay = round(max(settings.bot_delay_seconds, pace) * 1000)
+        if bots_only and (not delay or delay / 1000 <= pace):
             # One move per loop pass at most, and no faster than moves are committed: a table of
             # bots outrunning the disk would pile up frames held for the commit, without bound.
             # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands

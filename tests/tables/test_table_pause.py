@@ -111,7 +111,7 @@ def test_an_away_player_counts_as_ready() -> None:
 
 @pytest.mark.parametrize("asked", [None, 2000])
 def test_a_bots_only_table_pauses_only_when_asked(asked: int | None) -> None:
-    host = FakeHost(hand_pause_seconds=8.0, bots_only_move_seconds=0.0)
+    host = FakeHost(hand_pause_seconds=8.0, bots_only_move_seconds=0.0, bot_delay_seconds=0.0)
     table = host.table("moon", bots=[0, 1, 2])
     table.hand_pause_ms = asked
     wes = player("wes", 4)
