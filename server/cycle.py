@@ -77,14 +77,14 @@ class GameCycle:
         for seat in self.seats:
             seat.timeouts = 0
         self.hall.changed()  # the seed is stored before its commitment goes out
-        match.commit()
-        match.await_seeds()
+        match.start.commit()
+        match.start.await_seeds()
 
     def contribute(self, seat: int, seed: str) -> None:
         """``contribute_seed``: a seated human's seed for the deal of the game starting."""
         if self.status != "playing" or self.match is None:
             raise CommandError("seed_closed", "no game is starting at this table")
-        self.match.contribute(seat, seed)
+        self.match.start.contribute(seat, seed)
 
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
         """How the current game deals, as stored: algorithm, the players' seeds (JSON), dealt."""
@@ -92,7 +92,7 @@ class GameCycle:
 
     def deal_messages(self, session: Session) -> None:
         if self.status == "playing" and self.match is not None:
-            self.match.deal_messages(session)
+            self.match.start.deal_messages(session)
 
     def game_over(self) -> None:
         self.status = "finished"

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from boneyard.protocol import Action, View
 from boneyard.protocol.values import CommandId
+from boneyard.server.dealstart import DealStart
 from boneyard.server.errors import CommandError, is_error_code
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.fanout import FanOut, Regenerated, Reply
@@ -60,6 +61,7 @@ class Match:
         "seeds",
         "server",
         "spec",
+        "start",
         "turns",
     )
 
@@ -92,6 +94,8 @@ class Match:
         """The game's one timer: turn time, bots' moves, the wait for seeds, the pause between hands."""
         self.breaks = HandBreak(server, room, self)
         """The pause between hands."""
+        self.start = DealStart(server, room, self, seeds)
+        """The commitment and the players' seeds, until the first deal."""
 
     # -- what the table asks of its game ------------------------------------------------------------
 
@@ -151,50 +155,9 @@ class Match:
         elif self.engine is not None and self.engine.to_move is not None:
             self.turns.schedule(self.seats[self.engine.to_move], seconds_left)
         elif self.engine is None and not self.seeds.dealt:
-            self.await_seeds()
+            self.start.await_seeds()
 
-    # -- the deal: commitment, seeds, first deal ----------------------------------------------------
-
-    def seed_seats(self) -> list[int]:
-        """The seats that may contribute a seed: those a human holds."""
-        return [seat.index for seat in self.seats if seat.session is not None]
-
-    def _seed_wait_ms(self) -> int:
-        return self.server.settings.deal_seed_wait_ms if self.seed_seats() else 0
-
-    def commit(self) -> None:
-        """Tell the table what the deal is committed to (the seed is stored before this goes out)."""
-        body = self.seeds.commitment_body(
-            self.room.table_id, self.number, self.seed_seats(), self._seed_wait_ms()
-        )
-        self._broadcast(body)
-
-    def await_seeds(self) -> None:
-        wait = self._seed_wait_ms()
-        if wait and not self.server.stopping:
-            self.turns.later(wait / 1000, self.first_deal)
-        else:
-            self.first_deal()
-
-    def contribute(self, seat: int, seed: str) -> None:
-        """A seated human's ``contribute_seed``: stored, announced to the table, and once every human
-        seat has one, the deal follows at once."""
-        seeds = self.seeds
-        seeds.contribute(seat, seed)
-        self.room.stored()  # stored before anyone hears of it
-        self._broadcast(seeds.contributed_body(self.room.table_id, seat))
-        if all(seeds.players[s] is not None for s in self.seed_seats()):
-            self.first_deal()
-
-    def deal_messages(self, session: Session) -> None:
-        """For someone arriving while the game runs: its commitment and the seeds contributed so far."""
-        seeds = self.seeds
-        if not seeds.fair:
-            return
-        session.deliver(seeds.commitment_body(self.room.table_id, self.number, self.seed_seats(), 0))
-        for seat, seed in enumerate(seeds.players):
-            if seed is not None:
-                session.deliver(seeds.contributed_body(self.room.table_id, seat))
+    # -- the first deal (after :class:`~boneyard.server.dealstart.DealStart`) -----------------------
 
     def _deal(self) -> Engine:
         """The game's first deal, from its seeds: no seed is taken after it."""
