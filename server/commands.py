@@ -1,7 +1,7 @@
 """The seam between the socket tier and the table tier: typed commands in, frames to sessions out.
 
 A connection (:mod:`~boneyard.server.connection`) turns each frame into a typed command (or a
-refusal: undecodable, rate-limited) and hands it to :class:`Commands`, with the :class:`Link` it
+refusal: undecodable, rate-limited) and hands it to :class:`CommandSeam`, with the :class:`Link` it
 came on. Nothing else crosses: the table tier answers with frames, written to the link or, once it
 is identified, delivered to its :class:`~boneyard.server.session.Session` (numbered, logged for
 resume); and it may ask the link to close, with a documented code. In one process the hand-over is
@@ -82,7 +82,7 @@ class Router(Protocol):
         ...
 
 
-class Commands:
+class CommandSeam:
     """The table tier's front door: what a connection hands every decoded command to."""
 
     __slots__ = ("_nonces", "accounts", "cluster", "hello", "lobby")
@@ -357,25 +357,28 @@ def _welcome(session: Session, reply_to: CommandId | None, *, resumed: bool, rep
     )
 
 
-HANDLERS: dict[str, Handler[Commands]] = {
-    "ping": Route((Ping,), Commands._ping),
-    "identify": Route((Identify,), Commands._again),
-    "list_tables": Route((ListTables,), Commands._list),
-    "create_table": Route[Commands, CreateTable](get_args(get_args(CreateTable)[0]), Commands._create),
-    "join": Route((Join,), Commands._join),
-    "take_seat": Route((TakeSeat,), Commands._take_seat),
-    "spectate": Route((Spectate,), Commands._spectate),
-    "leave": Route((Leave,), Commands._leave),
-    "rematch": Route((Rematch,), Commands._rematch),
-    "act": Route[Commands, Act | HotAct]((Act, HotAct), Commands._act),
-    "chat": Route((ChatCommand,), Commands._chat),
-    "get_record": Route((GetRecord,), Commands._get_record),
-    "contribute_seed": Route((ContributeSeed,), Commands._contribute_seed),
-    "ready": Route((Ready,), Commands._ready),
+HANDLERS: dict[str, Handler[CommandSeam]] = {
+    "ping": Route((Ping,), CommandSeam._ping),
+    "identify": Route((Identify,), CommandSeam._again),
+    "list_tables": Route((ListTables,), CommandSeam._list),
+    "create_table": Route[CommandSeam, CreateTable](get_args(get_args(CreateTable)[0]), CommandSeam._create),
+    "join": Route((Join,), CommandSeam._join),
+    "take_seat": Route((TakeSeat,), CommandSeam._take_seat),
+    "spectate": Route((Spectate,), CommandSeam._spectate),
+    "leave": Route((Leave,), CommandSeam._leave),
+    "rematch": Route((Rematch,), CommandSeam._rematch),
+    "act": Route[CommandSeam, Act | HotAct]((Act, HotAct), CommandSeam._act),
+    "chat": Route((ChatCommand,), CommandSeam._chat),
+    "get_record": Route((GetRecord,), CommandSeam._get_record),
+    "contribute_seed": Route((ContributeSeed,), CommandSeam._contribute_seed),
+    "ready": Route((Ready,), CommandSeam._ready),
     **PLAYER_HANDLERS,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 
+Commands = CommandSeam
+"""The seam's former name, for its importers outside the table tier (``app.py``, the cluster)."""
+
 OK_REPLIES = frozenset(command for command, reply in REPLIES.items() if reply == "ok") - {"act"}
-"""Commands whose success is answered with ``ok`` here (when they carry an ``id``). An ``act`` is
+"""CommandSeam whose success is answered with ``ok`` here (when they carry an ``id``). An ``act`` is
 answered by the match, right after the action's messages, so that the journal knows where they end."""

@@ -22,7 +22,7 @@ from boneyard.server.wire import body_of
 
 
 class Front(Protocol):
-    """What these handlers need of :class:`~boneyard.server.commands.Commands`."""
+    """What these handlers need of :class:`~boneyard.server.commands.CommandSeam`."""
 
     @property
     def lobby(self) -> Lobby: ...
