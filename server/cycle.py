@@ -181,4 +181,4 @@ class GameCycle:
     def stop(self) -> None:
         """Stop the game's timer for good (shutdown, removal): no bot moves, no timeouts."""
         if self.match is not None:
-            self.match.stop()
+            self.match.turns.cancel()

@@ -295,7 +295,7 @@ class Lobby:
         """No new tables or seats; every table's timer stops (no bot moves during shutdown)."""
         self.stopping = True
         for table in self.tables.values():
-            table.stop()
+            table.cycle.stop()
         if self.bots is not None:
             self.bots.close()
 

@@ -231,10 +231,6 @@ class Match:
         if self.engine is not None and self.engine.to_move == seat.index:
             self._next_turn()
 
-    def stop(self) -> None:
-        """Stop the timer for good (game over, shutdown, removal): no bot moves, no timeouts."""
-        self.turns.cancel()
-
     # -- the game's life ----------------------------------------------------------------------------
 
     def _commit(self, seat: int, action: EngineAction, *, auto: bool) -> list[Event]:

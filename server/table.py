@@ -373,14 +373,10 @@ class Table:
     def resume_turn(self, seconds_left: float | None) -> None:
         self.cycle.resume_turn(seconds_left)
 
-    def stop(self) -> None:
-        """Stop the table's timer for good (shutdown, removal): no bot moves, no timeouts."""
-        self.cycle.stop()
-
     def clear(self) -> list[Session]:
         """The table is removed: every member leaves it; who was there."""
         self.removed = True
-        self.stop()
+        self.cycle.stop()
         return self.roster.clear()
 
     # -- connections coming and going (who plays the seat meanwhile: the game's business) -------------
