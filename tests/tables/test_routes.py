@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import get_args
 
 import pytest
@@ -9,8 +11,10 @@ from test_commands import FakeLink, command, connect, front
 
 from boneyard.protocol.codec import HotAct
 from boneyard.protocol.messages import COMMAND_MODELS
-from boneyard.server.commands import HANDLERS
+from boneyard.server.commands import HANDLERS, CommandSeam
+from boneyard.server.cycle import GameCycle
 from boneyard.server.routes import Route
+from boneyard.server.table import Table
 
 
 def test_every_command_model_has_the_route_named_by_its_type() -> None:
@@ -43,3 +47,15 @@ def test_a_wrong_pairing_reaches_the_client_as_an_internal_error_not_a_half_run_
         HANDLERS["ready"] = saved
     assert link.messages[-1].type == "error" and link.messages[-1].code == "internal_error"
     assert not lobby.tables
+
+
+def test_the_new_command_recipe_names_files_and_parts_that_exist() -> None:
+    """docs/ARCHITECTURE.md's "A new command" names the files to edit and the parts a handler calls."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "ARCHITECTURE.md").read_text()
+    recipe = text[text.index("- **A new command.**") : text.index("- **A new game option.**")]
+    paths = set(re.findall(r"`((?:server|protocol)/[\w/]+\.py)`", recipe))
+    assert {"server/commands.py", "server/player_commands.py", "server/seating.py"} <= paths
+    assert all((root / path).is_file() for path in paths), paths
+    assert "Route((TheModel,), CommandSeam._handler)" in recipe and hasattr(CommandSeam, "_table")
+    assert {"seating", "cycle"} <= set(Table.__slots__) and isinstance(GameCycle.breaks, property)
