@@ -68,7 +68,9 @@ class LazyRandom(random.Random):
 
     def seed(self, a: object = None, version: int = 2) -> None:  # an explicit seed replaces the pending one
         self._pending = None
-        super().seed(a, version)  # type: ignore[arg-type]
+        if not (a is None or isinstance(a, int | float | str | bytes | bytearray)):
+            raise TypeError("the only supported seed types are None, int, float, str, bytes and bytearray")
+        super().seed(a, version)
 
     def random(self) -> float:
         self._seed_now()

@@ -28,17 +28,18 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from boneyard.server.botmoves import LazyRandom
 from boneyard.server.games.registry import game_spec
+from boneyard.server.host import EngineAction
 
 log = logging.getLogger("boneyard.bots")
 
 
-def think(game: str, level: str, view: Any, seed: bytes) -> Any:
+def think(game: str, level: str, view: object, seed: bytes) -> EngineAction:
     """The bot's action (in a worker process, or inline): its seat's view and its seed, nothing else."""
-    return game_spec(game).bot_at(level)(view, LazyRandom(seed))
+    action: EngineAction = game_spec(game).bot_at(level)(view, LazyRandom(seed))
+    return action
 
 
 def _worker_init(increment: int, server: int) -> None:
@@ -74,7 +75,9 @@ class Thinking:
 
     __slots__ = ("args", "cancelled", "done", "human")
 
-    def __init__(self, args: tuple[str, str, Any, bytes], done: Callable[[Any], None], human: bool) -> None:
+    def __init__(
+        self, args: tuple[str, str, object, bytes], done: Callable[[EngineAction], None], human: bool
+    ) -> None:
         self.args = args
         self.done = done
         self.human = human
@@ -100,7 +103,14 @@ class BotRunner:
         self._closed = False
 
     def choose(
-        self, game: str, level: str, view: Any, seed: bytes, done: Callable[[Any], None], *, human: bool
+        self,
+        game: str,
+        level: str,
+        view: object,
+        seed: bytes,
+        done: Callable[[EngineAction], None],
+        *,
+        human: bool,
     ) -> Thinking:
         """Have the ``level`` bot choose from ``view``; ``done(action)`` runs on the loop later (never
         from inside this call), unless the handle is cancelled first. ``human``: the table has humans."""
@@ -128,12 +138,12 @@ class BotRunner:
             self._busy += 1
             future.add_done_callback(functools.partial(self._landed, job))
 
-    def _landed(self, job: Thinking, future: concurrent.futures.Future[Any]) -> None:
+    def _landed(self, job: Thinking, future: concurrent.futures.Future[EngineAction]) -> None:
         """In the pool's thread: hand the result to the loop (unless the server has stopped meanwhile)."""
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
             self._loop.call_soon_threadsafe(self._finished, job, future)
 
-    def _finished(self, job: Thinking, future: concurrent.futures.Future[Any]) -> None:
+    def _finished(self, job: Thinking, future: concurrent.futures.Future[EngineAction]) -> None:
         self._busy -= 1
         if not job.cancelled and not self._closed:
             try:

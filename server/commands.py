@@ -1,7 +1,7 @@
 """The seam between the socket tier and the table tier: typed commands in, frames to sessions out.
 
 A connection (:mod:`~boneyard.server.connection`) turns each frame into a typed command (or a
-refusal: undecodable, rate-limited) and hands it to :class:`Commands`, with the :class:`Link` it
+refusal: undecodable, rate-limited) and hands it to :class:`CommandSeam`, with the :class:`Link` it
 came on. Nothing else crosses: the table tier answers with frames, written to the link or, once it
 is identified, delivered to its :class:`~boneyard.server.session.Session` (numbered, logged for
 resume); and it may ask the link to close, with a documented code. In one process the hand-over is
@@ -15,19 +15,32 @@ the lobby or the table it names, and the replies: ``ok``, or ``error`` with its 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol, get_args
 
 import msgpack
 
 from boneyard.protocol import (
     FEATURE_TURN_IN_EVENT,
     REPLIES,
+    Act,
+    ChatCommand,
+    ContributeSeed,
+    CreateTable,
     ErrorCode,
     Identify,
+    Join,
+    Leave,
+    ListTables,
+    Ping,
+    Rematch,
     SeatRef,
+    Spectate,
+    TakeSeat,
     Welcome,
 )
+from boneyard.protocol.codec import HotAct
+from boneyard.protocol.pause import Ready
+from boneyard.protocol.records import GetRecord
 from boneyard.protocol.values import CommandId
 from boneyard.server.accounts.book import AccountBook
 from boneyard.server.accounts.signin import SignInDesk
@@ -35,6 +48,9 @@ from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
 from boneyard.server.logs import ids
 from boneyard.server.player_commands import PLAYER_HANDLERS
+from boneyard.server.routes import Command as Command  # re-exported: what a transport hands over
+from boneyard.server.routes import Handler, Route
+from boneyard.server.routes import Link as Link  # re-exported: where transports and the cluster import it
 from boneyard.server.session import Session, new_epoch
 from boneyard.server.table import Table
 from boneyard.server.wire import body_of, body_of_dict, error_body, ok_body, stamp, with_fields
@@ -45,38 +61,10 @@ _PONG = {"type": "pong", "seq": 1}
 _NONCE_KEY = msgpack.packb("nonce")
 
 
-class Link(Protocol):
-    """One connection as the table tier sees it. The table tier keeps ``session`` (once identified)
-    and ``seq`` (the numbering before that) on it; the socket tier writes and closes."""
-
-    session: Session | None
-    seq: int
-
-    def write(self, frame: bytes) -> None:
-        """Queue one complete frame for the client."""
-        ...
-
-    def close_with(self, code: int, reason: str) -> None:
-        """Close the connection with ``code`` (after the frames queued before)."""
-        ...
-
-    def peer(self) -> str | None:
-        """Who is on the other end, for logs."""
-        ...
-
-    def host(self) -> str:
-        """The client's address (what per-address quotas count)."""
-        ...
-
-    def charge(self, reply_bytes: int) -> None:
-        """Meter a big reply as commands (the one signal back to the socket tier's token bucket)."""
-        ...
-
-
 class Router(Protocol):
     """Where a cluster node sends commands for tables it does not own (``boneyard.server.cluster``)."""
 
-    def forwards(self, link: Link, session: Session, command: Any) -> bool:
+    def forwards(self, link: Link, session: Session, command: Command) -> bool:
         """Forward ``command`` if another node owns the table it names, or hold it to handle later
         (with ``dispatch``, on ``link``); whether it did either."""
         ...
@@ -94,7 +82,7 @@ class Router(Protocol):
         ...
 
 
-class Commands:
+class CommandSeam:
     """The table tier's front door: what a connection hands every decoded command to."""
 
     __slots__ = ("_nonces", "accounts", "cluster", "hello", "lobby")
@@ -132,7 +120,7 @@ class Commands:
             return False
         return True
 
-    def handle(self, link: Link, command: Any) -> None:
+    def handle(self, link: Link, command: Command) -> None:
         """One decoded command, handled to its last frame queued (nothing awaits)."""
         kind = command.type
         reply_to = command.id
@@ -141,7 +129,7 @@ class Commands:
         if session is None:
             if kind == "ping":
                 send(link, body_of_dict({**_PONG, "reply_to": reply_to}))
-            elif kind == "identify":
+            elif isinstance(command, Identify):
                 self._identify(link, command)
             else:
                 self._error(link, "not_identified", "identify first", reply_to)
@@ -152,7 +140,7 @@ class Commands:
             return  # the table's owner handles it and replies (through this session)
         self.dispatch(link, session, command)
 
-    def dispatch(self, link: Link, session: Session, command: Any) -> None:
+    def dispatch(self, link: Link, session: Session, command: Command) -> None:
         """An identified session's command, handled here: its reply or ``error`` (a command forwarded
         by another node comes in here too, for a relay session)."""
         kind = command.type
@@ -241,10 +229,9 @@ class Commands:
         ):
             resume = None  # signed in, with a token of another session: it counts for nothing here
         old = session.client
-        if old is not None and old is not link:  # another connection resumed this one's session
-            old_link: Link = old  # type: ignore[assignment]  # sessions' clients are links
-            old_link.session = None
-            old_link.close_with(4003, "another connection resumed this session")
+        if isinstance(old, Link) and old is not link:  # another connection resumed this one's session
+            old.session = None
+            old.close_with(4003, "another connection resumed this session")
         session.cancel_timer()
         # What it missed was sent in its last connection's shape: replayed only in the same one.
         same_shape = session.folds == _folds(command)
@@ -272,46 +259,51 @@ class Commands:
             raise CommandError("no_such_table", f"no table {table_id}")
         return table
 
-    def _ping(self, link: Link, session: Session, command: Any) -> None:
+    def _ping(self, link: Link, session: Session, command: Ping) -> None:
         session.deliver(body_of_dict({**_PONG, "reply_to": command.id}))
 
-    def _again(self, link: Link, session: Session, command: Any) -> None:
+    def _again(self, link: Link, session: Session, command: Identify) -> None:
         raise CommandError("already_identified", "this connection is already identified")
 
-    def _list(self, link: Link, session: Session, command: Any) -> None:
+    def _list(self, link: Link, session: Session, command: ListTables) -> None:
         session.deliver(self.lobby.table_list_body(command.id))
 
-    def _create(self, link: Link, session: Session, command: Any) -> None:
+    def _create(self, link: Link, session: Session, command: CreateTable) -> None:
         self.lobby.create_table(session, command, command.id, link.host())
 
-    def _join(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).join(session, command.seat, command.id, command.invite)
+    def _join(self, link: Link, session: Session, command: Join) -> None:
+        self._table(command.table_id).seating.join(session, command.seat, command.id, command.invite)
 
-    def _take_seat(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).take_seat(session, command.seat, command.id, command.invite)
+    def _take_seat(self, link: Link, session: Session, command: TakeSeat) -> None:
+        self._table(command.table_id).seating.take_seat(session, command.seat, command.id, command.invite)
 
-    def _spectate(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).spectate(session, command.id)
+    def _spectate(self, link: Link, session: Session, command: Spectate) -> None:
+        self._table(command.table_id).seating.spectate(session, command.id)
 
-    def _leave(self, link: Link, session: Session, command: Any) -> None:
+    def _leave(self, link: Link, session: Session, command: Leave) -> None:
         self._table(command.table_id).leave(session)
 
-    def _rematch(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).request_rematch(session)
+    def _rematch(self, link: Link, session: Session, command: Rematch) -> None:
+        table = self._table(command.table_id)
+        table.cycle.request_rematch(table.seat_of(session))
 
-    def _ready(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).ready(session)
+    def _ready(self, link: Link, session: Session, command: Ready) -> None:
+        table = self._table(command.table_id)
+        seat = table.seat_of(session)
+        if (pause := table.cycle.breaks) is not None:
+            pause.ready(seat)
 
-    def _act(self, link: Link, session: Session, command: Any) -> None:
+    def _act(self, link: Link, session: Session, command: Act | HotAct) -> None:
         self._table(command.table_id).act(session, command.action, command.id)
 
-    def _chat(self, link: Link, session: Session, command: Any) -> None:
+    def _chat(self, link: Link, session: Session, command: ChatCommand) -> None:
         self._table(command.table_id).chat(session, command.text)
 
-    def _contribute_seed(self, link: Link, session: Session, command: Any) -> None:
-        self._table(command.table_id).contribute(session, command.seed)
+    def _contribute_seed(self, link: Link, session: Session, command: ContributeSeed) -> None:
+        table = self._table(command.table_id)
+        table.cycle.contribute(table.seat_of(session), command.seed)
 
-    def _get_record(self, link: Link, session: Session, command: Any) -> None:
+    def _get_record(self, link: Link, session: Session, command: GetRecord) -> None:
         body = self.lobby.record_bodies.reply(command.record_id, command.id)
         if body is None and self.cluster is not None:
             self.cluster.fetch_record(session, command.record_id, command.id)
@@ -365,25 +357,28 @@ def _welcome(session: Session, reply_to: CommandId | None, *, resumed: bool, rep
     )
 
 
-HANDLERS: dict[str, Callable[[Commands, Link, Session, Any], None]] = {
-    "ping": Commands._ping,
-    "identify": Commands._again,
-    "list_tables": Commands._list,
-    "create_table": Commands._create,
-    "join": Commands._join,
-    "take_seat": Commands._take_seat,
-    "spectate": Commands._spectate,
-    "leave": Commands._leave,
-    "rematch": Commands._rematch,
-    "act": Commands._act,
-    "chat": Commands._chat,
-    "get_record": Commands._get_record,
-    "contribute_seed": Commands._contribute_seed,
-    "ready": Commands._ready,
+HANDLERS: dict[str, Handler[CommandSeam]] = {
+    "ping": Route((Ping,), CommandSeam._ping),
+    "identify": Route((Identify,), CommandSeam._again),
+    "list_tables": Route((ListTables,), CommandSeam._list),
+    "create_table": Route[CommandSeam, CreateTable](get_args(get_args(CreateTable)[0]), CommandSeam._create),
+    "join": Route((Join,), CommandSeam._join),
+    "take_seat": Route((TakeSeat,), CommandSeam._take_seat),
+    "spectate": Route((Spectate,), CommandSeam._spectate),
+    "leave": Route((Leave,), CommandSeam._leave),
+    "rematch": Route((Rematch,), CommandSeam._rematch),
+    "act": Route[CommandSeam, Act | HotAct]((Act, HotAct), CommandSeam._act),
+    "chat": Route((ChatCommand,), CommandSeam._chat),
+    "get_record": Route((GetRecord,), CommandSeam._get_record),
+    "contribute_seed": Route((ContributeSeed,), CommandSeam._contribute_seed),
+    "ready": Route((Ready,), CommandSeam._ready),
     **PLAYER_HANDLERS,
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 
+Commands = CommandSeam
+"""The seam's former name, for its importers outside the table tier (``app.py``, the cluster)."""
+
 OK_REPLIES = frozenset(command for command, reply in REPLIES.items() if reply == "ok") - {"act"}
-"""Commands whose success is answered with ``ok`` here (when they carry an ``id``). An ``act`` is
+"""CommandSeam whose success is answered with ``ok`` here (when they carry an ``id``). An ``act`` is
 answered by the match, right after the action's messages, so that the journal knows where they end."""

@@ -1,9 +1,9 @@
 """One websocket connection: the socket tier's half of the protocol.
 
-A :class:`Client` sends ``hello`` (through the table tier, which numbers it), enforces the handshake
+A :class:`SocketLink` sends ``hello`` (through the table tier, which numbers it), enforces the handshake
 time, meters every frame with a token bucket, decodes it (bounded msgpack, strict pydantic; an
 ``act`` on a fast path as strict: :func:`~boneyard.protocol.codec.decode_hot`), and hands the
-typed command, or its refusal, to :class:`~boneyard.server.commands.Commands`: the seam to the
+typed command, or its refusal, to :class:`~boneyard.server.commands.CommandSeam`: the seam to the
 table tier. What comes back are frames (written through the batching outbox) and closes.
 The connection is the table tier's :class:`~boneyard.server.commands.Link` itself: in one process
 the seam costs no copy and no extra object.
@@ -11,7 +11,7 @@ the seam costs no copy and no extra object.
 Close codes decided here (PROTOCOL.md sections 2 and 7): 4000 (no subprotocol), 4006 (no identify
 within the handshake time, or unanswered pings), 1008 (text frames, too many undecodable frames),
 4005 (flooding), 4004 (too slow a reader); the table tier's (4001, 4002, 4003, 1012) come through
-:meth:`Client.close_with`.
+:meth:`SocketLink.close_with`.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import get_args
 
 from websockets.exceptions import ConnectionClosed
 
 from boneyard.protocol import SUBPROTOCOL, DecodeLimits, ProtocolError, RefusalCode
 from boneyard.protocol.codec import decode_hot
-from boneyard.server.commands import Commands
+from boneyard.server.commands import Command, CommandSeam
 from boneyard.server.logs import ids
 from boneyard.server.meter import TokenBucket
 from boneyard.server.metrics import Metrics
@@ -48,7 +48,7 @@ BAD_FRAMES = 10
 class ServerContext:
     """What every connection shares: one object, so a connection costs one reference for all of it."""
 
-    commands: Commands
+    commands: CommandSeam
     settings: Settings
     metrics: Metrics
     outbox: Outbox
@@ -56,10 +56,10 @@ class ServerContext:
     proxies: TrustedProxies
 
 
-class Client(FrameWriter):
+class SocketLink(FrameWriter):
     """A connection: its meters (socket tier), and its session and ``seq`` (kept by the table tier)."""
 
-    __slots__ = ("_bad", "_bucket", "_client", "_stamp", "_strikes", "ctx", "seq", "session")
+    __slots__ = ("_address", "_bad", "_bucket", "_stamp", "_strikes", "ctx", "seq", "session")
 
     def __init__(self, ws: BoneyardConnection, ctx: ServerContext) -> None:
         settings = ctx.settings
@@ -73,7 +73,7 @@ class Client(FrameWriter):
         self._bad = 0.0
         self._stamp = now
         peer = self._peer_host()
-        self._client = ctx.proxies.client(peer, ws.request.headers) if ctx.proxies and ws.request else peer
+        self._address = ctx.proxies.client(peer, ws.request.headers) if ctx.proxies and ws.request else peer
         """The client's address: the peer's, or whom a trusted proxy forwards for (server.proxies)."""
 
     def close_with(self, code: int, reason: str) -> None:
@@ -87,7 +87,7 @@ class Client(FrameWriter):
 
     def host(self) -> str:
         """The client's IP address, which per-address quotas count (behind a trusted proxy: as it says)."""
-        return self._client
+        return self._address
 
     def _peer_host(self) -> str:
         address = self.ws.remote_address
@@ -105,7 +105,7 @@ class Client(FrameWriter):
             return str(address)
         host = str(address[0])
         peer = f"[{host}]:{address[1]}" if ":" in host else f"{host}:{address[1]}"
-        return peer if self._client == host else f"{self._client} via {peer}"
+        return peer if self._address == host else f"{self._address} via {peer}"
 
     def charge(self, reply_bytes: int) -> None:
         """A reply of ``reply_bytes`` costs one more command per ``reply_bytes_per_command`` bytes (issue
@@ -163,20 +163,19 @@ class Client(FrameWriter):
         if isinstance(frame, str):
             self.close_with(1008, "text frames are not accepted: send msgpack in binary frames")
             return
-        problem: ProtocolError | None = None
-        command: Any = None
+        command: Command | ProtocolError
         try:
             command = decode_hot(frame, ctx.limits)
             reply_to = command.id
         except ProtocolError as error:
-            problem, reply_to = error, error.reply_to
+            command, reply_to = error, error.reply_to
         if not self._admit():
             ctx.commands.refuse(self, "rate_limited", "too many commands: slow down", reply_to)
             if self._strikes > ctx.settings.command_burst:
                 self.close_with(4005, "commands kept exceeding the rate limit")
-        elif problem is not None:
-            identified = ctx.commands.refuse(self, problem.code, problem.message, reply_to)
-            if identified and problem.code not in REFUSALS:  # a well-formed command refused is no bad frame
+        elif isinstance(command, ProtocolError):
+            identified = ctx.commands.refuse(self, command.code, command.message, reply_to)
+            if identified and command.code not in REFUSALS:  # a well-formed command refused is no bad frame
                 self._bad_frame()
         else:
             ctx.commands.handle(self, command)
@@ -202,3 +201,7 @@ class Client(FrameWriter):
         self._bad += 1
         if self._bad > BAD_FRAMES:
             self.close_with(1008, "too many undecodable frames")
+
+
+Client = SocketLink
+"""The former name (``app.py`` imports it): the server's half of a client's connection."""

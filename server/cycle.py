@@ -10,14 +10,15 @@ every seated human has asked for a rematch. A restore deals the stored game agai
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.fanout import Regenerated
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import Room, TableHost
+from boneyard.server.host import EngineAction, GameOptions, Room, Services
 from boneyard.server.match import Match
+from boneyard.server.pause import HandBreak
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
 from boneyard.server.storage.stored import StoredTable
@@ -34,10 +35,10 @@ class Hall(Room, Protocol):
 class GameCycle:
     """The table's status (``waiting``, ``playing``, ``finished``), its games, the rematch requests."""
 
-    __slots__ = ("games", "hall", "host", "match", "options", "rematch", "spec", "status")
+    __slots__ = ("games", "hall", "match", "options", "rematch", "server", "spec", "status")
 
-    def __init__(self, host: TableHost[Any], hall: Hall, spec: GameSpec, options: Any) -> None:
-        self.host = host
+    def __init__(self, server: Services, hall: Hall, spec: GameSpec, options: GameOptions) -> None:
+        self.server = server
         self.hall = hall
         self.spec = spec
         self.options = options
@@ -61,14 +62,14 @@ class GameCycle:
 
     def _new_match(self, games: int, seeds: GameSeeds) -> Match:
         self.games = games
-        self.match = Match(self.host, self.hall, self.spec, self.options, games, seeds)
+        self.match = Match(self.server, self.hall, self.spec, self.options, games, seeds)
         return self.match
 
     def start_game(self) -> None:
         """Every seat is held: commit to the deal (``deal_commitment``), wait briefly for the seated
         humans' seeds, then deal (:meth:`Match.first_deal`)."""
         games = self.games + 1
-        fixed = self.host.settings.seed
+        fixed = self.server.settings.seed
         # The table's number, not its run tag (random per run): a fixed seed replays across runs.
         derived = None if fixed is None else f"{fixed}/{self.hall.table_id.partition('-')[0]}/{games}"
         match = self._new_match(games, GameSeeds.fresh(len(self.seats), derived))
@@ -76,14 +77,14 @@ class GameCycle:
         for seat in self.seats:
             seat.timeouts = 0
         self.hall.changed()  # the seed is stored before its commitment goes out
-        match.commit()
-        match.await_seeds()
+        match.start.commit()
+        match.start.await_seeds()
 
     def contribute(self, seat: int, seed: str) -> None:
         """``contribute_seed``: a seated human's seed for the deal of the game starting."""
         if self.status != "playing" or self.match is None:
             raise CommandError("seed_closed", "no game is starting at this table")
-        self.match.contribute(seat, seed)
+        self.match.start.contribute(seat, seed)
 
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
         """How the current game deals, as stored: algorithm, the players' seeds (JSON), dealt."""
@@ -91,7 +92,7 @@ class GameCycle:
 
     def deal_messages(self, session: Session) -> None:
         if self.status == "playing" and self.match is not None:
-            self.match.deal_messages(session)
+            self.match.start.deal_messages(session)
 
     def game_over(self) -> None:
         self.status = "finished"
@@ -120,7 +121,7 @@ class GameCycle:
     def restore(
         self,
         stored: StoredTable,
-        actions: Iterable[tuple[int, Any, bool]],
+        actions: Iterable[tuple[int, EngineAction, bool]],
         regenerate_from: int | None = None,
     ) -> list[Regenerated | None]:
         """A restore: the stored status, and the stored game dealt again and replayed (nothing is sent);
@@ -145,15 +146,15 @@ class GameCycle:
         """The game pauses between hands (no hand is being played)."""
         return self.status == "playing" and self.match is not None and self.match.pause is not None
 
-    def ready(self, seat: int) -> None:
-        """``ready``: the player of ``seat`` is done looking at the hand's result."""
-        if self.match is not None and self.status == "playing":
-            self.match.ready(seat)
+    @property
+    def breaks(self) -> HandBreak | None:
+        """The pauses between hands of the game in play (``ready`` goes there); ``None``: no game in play."""
+        return self.match.breaks if self.match is not None and self.status == "playing" else None
 
     def pause_changed(self) -> None:
         """Someone came, went or is played for: a pause between hands may wait for others now."""
-        if self.match is not None and self.status == "playing":
-            self.match.pause_changed()
+        if (breaks := self.breaks) is not None:
+            breaks.changed()
 
     def restart_turn(self, seat: Seat) -> None:
         """Who plays ``seat`` changed: if it is to move, start its turn afresh."""
@@ -180,4 +181,4 @@ class GameCycle:
     def stop(self) -> None:
         """Stop the game's timer for good (shutdown, removal): no bot moves, no timeouts."""
         if self.match is not None:
-            self.match.stop()
+            self.match.turns.cancel()

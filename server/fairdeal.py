@@ -28,7 +28,6 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from boneyard.protocol import fairness
 from boneyard.server.errors import CommandError
@@ -81,7 +80,7 @@ class GameSeeds:
         players = [None if s is None else bytes.fromhex(s) for s in self.players]
         return FairDealer(bytes.fromhex(self.seed), players)
 
-    def proof(self) -> dict[str, Any]:
+    def proof(self) -> dict[str, object]:
         """The record's ``fairness`` object (only once the game is over: it holds the secret seed)."""
         return {
             "algorithm": self.algorithm,

@@ -17,11 +17,11 @@ messages, in the same order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from boneyard.protocol.values import CommandId
 from boneyard.server.games.base import Engine, Event
-from boneyard.server.host import Room
+from boneyard.server.host import EngineAction, Room
 from boneyard.server.session import Recipient
 from boneyard.server.wire import EventEncoder, reply_field, turn_body, turn_field, turn_head, with_fields
 
@@ -44,7 +44,7 @@ class NextTurn(NamedTuple):
     """The seat to move."""
     time_left_ms: int | None
     """Its whole turn time (its timer has just started); ``None``: no timer (a bot's move, or none set)."""
-    legal_actions: Sequence[Any]
+    legal_actions: Sequence[EngineAction]
     """The engine actions that seat may take (empty while a bot plays it through a hand-over)."""
 
 

@@ -3,7 +3,7 @@
 The table tier (:mod:`~boneyard.server.table`, :mod:`~boneyard.server.match`, seats and sessions) is
 sans-I/O: it reads no clock, arms no timer and writes no socket by itself. It is handed a
 :class:`Clock` (time and timers: the event loop's in a server, a manual one in unit tests) and a
-:class:`TableHost` (the table log, the record store, the lobby's notifications); frames reach
+:class:`TableServer` (the table log, the record store, the lobby's notifications); frames reach
 players through their :class:`~boneyard.server.session.Session`, whose live connection is a
 :class:`~boneyard.server.session.Peer`.
 
@@ -23,7 +23,7 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from boneyard.server.ratings.book import RatingBook
 from boneyard.server.records import RecordStore
@@ -34,7 +34,7 @@ from boneyard.server.spectators import SpectatorChat
 from boneyard.server.storage.store import TableLog
 
 T = TypeVar("T", contravariant=True)
-"""The table type a host hosts (``Table``: this module is below it and does not import it)."""
+"""The table type a :class:`TableServer` serves (``Table``: this module is below it, imports it not)."""
 
 
 class Cancellable(Protocol):
@@ -156,14 +156,21 @@ class BotThinker(Protocol):
     """Where searching bots think off the event loop (``boneyard.server.botrunner.BotRunner``)."""
 
     def choose(
-        self, game: str, level: str, view: Any, seed: bytes, done: Callable[[Any], None], *, human: bool
+        self,
+        game: str,
+        level: str,
+        view: object,
+        seed: bytes,
+        done: Callable[[EngineAction], None],
+        *,
+        human: bool,
     ) -> Cancellable:
         """``done(action)`` later, on the loop, unless cancelled first."""
         ...
 
 
-class TableHost(Protocol[T]):
-    """What a table needs from the server it runs in (the lobby implements it)."""
+class Services(Protocol):
+    """What a table and its parts need from the server they run in (the lobby implements it)."""
 
     @property
     def bots(self) -> BotThinker | None:
@@ -203,21 +210,9 @@ class TableHost(Protocol[T]):
         """The session's resume token (made when it first sits down)."""
         ...
 
-    def table_changed(self, table: T) -> None:
-        """The table's public description changed: ``table_updated`` to its members, the lobby soon."""
-        ...
-
-    def remove_table(self, table: T) -> None:
-        """Nobody is left at the table: remove it (``table_removed``)."""
-        ...
-
     @property
     def spectator_chat(self) -> SpectatorChat:
         """The chat lines a table's spectators may send in all (one bucket per table)."""
-        ...
-
-    def spectators_changed(self, table: T) -> None:
-        """A spectator came or went: the new count goes out soon, coalesced."""
         ...
 
     def at_table(self, session: Session) -> None:
@@ -227,6 +222,36 @@ class TableHost(Protocol[T]):
     def left_table(self, session: Session) -> None:
         """The session left a table: back in the lobby if it is at no other."""
         ...
+
+
+class TableServer(Services, Protocol[T]):
+    """The server as a table sees it: its :class:`Services`, and the lobby's notifications about the
+    table itself (the lobby implements it)."""
+
+    def table_changed(self, table: T) -> None:
+        """The table's public description changed: ``table_updated`` to its members, the lobby soon."""
+        ...
+
+    def remove_table(self, table: T) -> None:
+        """Nobody is left at the table: remove it (``table_removed``)."""
+        ...
+
+    def spectators_changed(self, table: T) -> None:
+        """A spectator came or went: the new count goes out soon, coalesced."""
+        ...
+
+
+class GameOptions(Protocol):
+    """A game's options as the table tier holds them (the engine's options value): handed to the
+    game's spec, and shown only in their wire form."""
+
+    def as_dict(self) -> dict[str, object]: ...
+
+
+class EngineAction(Protocol):
+    """An engine's action as the table tier passes it on (to the engine, the table log, the record)."""
+
+    def as_dict(self) -> dict[str, object]: ...
 
 
 class Room(Protocol):

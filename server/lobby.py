@@ -1,7 +1,7 @@
-"""The lobby: every table and session on the server, and the tables' host.
+"""The lobby: every table and session on the server, and the server its tables run in.
 
 The :class:`Lobby` creates and removes tables (within the quotas), numbers tables and players, and is
-the tables' :class:`~boneyard.server.host.TableHost`. Who is connected, in the lobby or dropped
+the tables' :class:`~boneyard.server.host.TableServer`. Who is connected, in the lobby or dropped
 (grace, away, expiry) is its :class:`~boneyard.server.presence.Presence`; the lobby's messages
 about tables (batched pushes, ``table_updated``, ``table_list``) are :mod:`~boneyard.server.pushes`.
 """
@@ -14,14 +14,13 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import partial
-from typing import Any
 
-from boneyard.protocol import CreateMoonTable, CreateStraightTable, TableCreated
+from boneyard.protocol import CreateTable, TableCreated
 from boneyard.protocol.values import CommandId
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.errors import CommandError
 from boneyard.server.games.registry import GAMES, GameSpec
-from boneyard.server.host import Clock
+from boneyard.server.host import Clock, GameOptions
 from boneyard.server.logs import ids
 from boneyard.server.matchmaking import Matchmaker, game_of
 from boneyard.server.metrics import Metrics
@@ -50,7 +49,7 @@ DEFAULT_TURN_SECONDS = 30
 
 class Lobby:
     """Tables by id, sessions by token, and the sessions in the lobby: the tables'
-    :class:`~boneyard.server.host.TableHost`."""
+    :class:`~boneyard.server.host.TableServer`."""
 
     def __init__(
         self,
@@ -143,12 +142,12 @@ class Lobby:
     def create_table(
         self,
         session: Session,
-        command: CreateMoonTable | CreateStraightTable,
+        command: CreateTable,
         reply_to: CommandId | None,
-        host: str = "",
+        address: str = "",
     ) -> Table:
-        """``create_table``: the table, its bots, and the creator's seat if asked (``host``: the creator's
-        address, for the per-address quota)."""
+        """``create_table``: the table, its bots, and the creator's seat if asked (``address``: the
+        creator's, for the per-address quota)."""
         settings = self.settings
         if self.stopping:
             raise CommandError("unavailable", "the server is shutting down")
@@ -156,7 +155,7 @@ class Lobby:
             raise CommandError("unavailable", f"the server is full ({settings.max_tables} tables)")
         spec = GAMES[command.game]
         bots_only = command.seat is None and len(command.bots) == command.players
-        self.quota.check(session.player_id, host, bots_only=bots_only)
+        self.quota.check(session.player_id, address, bots_only=bots_only)
         try:
             options = spec.options_from_dict(command.options.model_dump())
         except (TypeError, ValueError) as error:
@@ -185,15 +184,15 @@ class Lobby:
             open_bot_seats=command.open_bot_seats,
             rated=rated,
         )
-        self.quota.add(table.table_id, session.player_id, host, bots_only=bots_only)
+        self.quota.add(table.table_id, session.player_id, address, bots_only=bots_only)
         reply = TableCreated(
             type="table_created", seq=1, reply_to=reply_to, table=table.info(), invite=table.invite
         )
         session.deliver(body_of(reply))
         log.info("table created", extra=ids(table_id=table.table_id, player_id=session.player_id))
         if command.seat is not None:
-            table.join(session, command.seat, None)
-        elif not table.maybe_start():
+            table.seating.join(session, command.seat, None)
+        elif not table.cycle.maybe_start():
             self.remove_if_left_empty(table)
         return table
 
@@ -218,7 +217,7 @@ class Lobby:
         )
         log.info("seekers seated", extra=ids(table_id=table.table_id))
         for seat, session in enumerate(players):
-            table.join(session, seat, None)
+            table.seating.join(session, seat, None)
 
     def remove_if_left_empty(self, table: Table) -> None:
         """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""
@@ -233,7 +232,7 @@ class Lobby:
     def open_table(
         self,
         spec: GameSpec,
-        options: Any,
+        options: GameOptions,
         turn_seconds: int | None,
         bots: Sequence[int] = (),
         table_id: str | None = None,
@@ -296,7 +295,7 @@ class Lobby:
         """No new tables or seats; every table's timer stops (no bot moves during shutdown)."""
         self.stopping = True
         for table in self.tables.values():
-            table.stop()
+            table.cycle.stop()
         if self.bots is not None:
             self.bots.close()
 

@@ -3,7 +3,7 @@ table: fanout.py).
 
 A :class:`Match` is owned by its :class:`~boneyard.server.table.Table` (a rematch is a new match)
 and sees the table through :class:`~boneyard.server.host.Room` and the server through
-:class:`~boneyard.server.host.TableHost`: it imports neither the table nor the lobby.
+:class:`~boneyard.server.host.TableServer`: it imports neither the table nor the lobby.
 
 Everything here runs synchronously from a command or a timer callback to the last frame queued, and
 nothing awaits, so a table handles its commands strictly one at a time (the event loop runs one
@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any
 
+from boneyard.protocol import Action, View
 from boneyard.protocol.values import CommandId
-from boneyard.server.errors import CommandError
+from boneyard.server.dealstart import DealStart
+from boneyard.server.errors import CommandError, is_error_code
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.fanout import FanOut, Regenerated, Reply
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.events import GameOver
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import Room, TableHost
+from boneyard.server.host import EngineAction, GameOptions, Room, Services
 from boneyard.server.logs import ids
 from boneyard.server.pause import HandBreak, HandPause
 from boneyard.server.records import validated
@@ -52,21 +53,28 @@ class Match:
         "breaks",
         "engine",
         "fan_out",
-        "host",
         "moves",
         "number",
         "options",
         "room",
         "seats",
         "seeds",
+        "server",
         "spec",
+        "start",
         "turns",
     )
 
     def __init__(
-        self, host: TableHost[Any], room: Room, spec: GameSpec, options: Any, number: int, seeds: GameSeeds
+        self,
+        server: Services,
+        room: Room,
+        spec: GameSpec,
+        options: GameOptions,
+        number: int,
+        seeds: GameSeeds,
     ) -> None:
-        self.host = host
+        self.server = server
         self.room = room
         self.spec = spec
         self.options = options
@@ -82,31 +90,31 @@ class Match:
         """The game, once dealt (:meth:`first_deal`)."""
         self.fan_out = FanOut(spec.name, room)
         """Its events and turns to the people at the table."""
-        self.turns = TurnTimer(host, room, self)
+        self.turns = TurnTimer(server, room, self)
         """The game's one timer: turn time, bots' moves, the wait for seeds, the pause between hands."""
-        self.breaks = HandBreak(host, room, self)
+        self.breaks = HandBreak(server, room, self)
         """The pause between hands."""
+        self.start = DealStart(server, room, self, seeds)
+        """The commitment and the players' seeds, until the first deal."""
 
     # -- what the table asks of its game ------------------------------------------------------------
-
-    def time_left_ms(self) -> int | None:
-        return self.turns.time_left_ms()
 
     @property
     def seed(self) -> str:
         return self.seeds.seed
 
-    def view_model(self, viewer: int | None) -> Any:
+    def view_model(self, viewer: int | None) -> View | None:
         """The engine's view for ``viewer`` as a protocol model (no legal actions during a hand-over);
         ``None`` before the first deal."""
         if self.engine is None:
             return None
         hand_over = viewer is not None and self.seats[viewer].handing_over
-        return view_model(self.spec.name, self.engine.view(viewer), hide_actions=hand_over)
+        model: View = view_model(self.spec.name, self.engine.view(viewer), hide_actions=hand_over)
+        return model
 
     def replay(
         self,
-        actions: Iterable[tuple[int, Any, bool]],
+        actions: Iterable[tuple[int, EngineAction, bool]],
         hand_ready: Iterable[int] | None = None,
         regenerate_from: int | None = None,
     ) -> list[Regenerated | None]:
@@ -147,50 +155,9 @@ class Match:
         elif self.engine is not None and self.engine.to_move is not None:
             self.turns.schedule(self.seats[self.engine.to_move], seconds_left)
         elif self.engine is None and not self.seeds.dealt:
-            self.await_seeds()
+            self.start.await_seeds()
 
-    # -- the deal: commitment, seeds, first deal ----------------------------------------------------
-
-    def seed_seats(self) -> list[int]:
-        """The seats that may contribute a seed: those a human holds."""
-        return [seat.index for seat in self.seats if seat.session is not None]
-
-    def _seed_wait_ms(self) -> int:
-        return self.host.settings.deal_seed_wait_ms if self.seed_seats() else 0
-
-    def commit(self) -> None:
-        """Tell the table what the deal is committed to (the seed is stored before this goes out)."""
-        body = self.seeds.commitment_body(
-            self.room.table_id, self.number, self.seed_seats(), self._seed_wait_ms()
-        )
-        self._broadcast(body)
-
-    def await_seeds(self) -> None:
-        wait = self._seed_wait_ms()
-        if wait and not self.host.stopping:
-            self.turns.later(wait / 1000, self.first_deal)
-        else:
-            self.first_deal()
-
-    def contribute(self, seat: int, seed: str) -> None:
-        """A seated human's ``contribute_seed``: stored, announced to the table, and once every human
-        seat has one, the deal follows at once."""
-        seeds = self.seeds
-        seeds.contribute(seat, seed)
-        self.room.stored()  # stored before anyone hears of it
-        self._broadcast(seeds.contributed_body(self.room.table_id, seat))
-        if all(seeds.players[s] is not None for s in self.seed_seats()):
-            self.first_deal()
-
-    def deal_messages(self, session: Session) -> None:
-        """For someone arriving while the game runs: its commitment and the seeds contributed so far."""
-        seeds = self.seeds
-        if not seeds.fair:
-            return
-        session.deliver(seeds.commitment_body(self.room.table_id, self.number, self.seed_seats(), 0))
-        for seat, seed in enumerate(seeds.players):
-            if seed is not None:
-                session.deliver(seeds.contributed_body(self.room.table_id, seat))
+    # -- the first deal (after :class:`~boneyard.server.dealstart.DealStart`) -----------------------
 
     def _deal(self) -> Engine:
         """The game's first deal, from its seeds: no seed is taken after it."""
@@ -201,7 +168,7 @@ class Match:
     def first_deal(self) -> None:
         """Deal, tell everyone (``table_updated``, ``snapshot``, events), first turn."""
         self.turns.cancel()
-        if self.engine is not None or self.host.stopping or self.room.removed:
+        if self.engine is not None or self.server.stopping or self.room.removed:
             return  # dealt already, or the server stops, or the table was removed while it waited
         engine = self._deal()
         self.room.changed()
@@ -219,7 +186,7 @@ class Match:
         assert engine is not None, "the game is not dealt yet"
         return engine
 
-    def act(self, seat: int, action_model: Any, reply_to: CommandId | None = None) -> None:
+    def act(self, seat: int, action_model: Action, reply_to: CommandId | None = None) -> None:
         """A player's ``act`` (the table checked the server is not stopping): the engine alone decides;
         an error changes nothing. Accepted, it is answered ``ok`` after its messages (when it has an id)."""
         engine = self.engine
@@ -235,8 +202,11 @@ class Match:
                 raise IllegalAction(f"not a {self.spec.name} action")
             events = self._commit(seat, action, auto=False)
         except IllegalAction as error:
-            raise CommandError(error.code, str(error)) from None  # type: ignore[arg-type]
-        self.host.metrics.action("player")
+            code = (
+                error.code if is_error_code(error.code) else "illegal_action"
+            )  # every engine code is in the spec
+            raise CommandError(code, str(error)) from None
+        self.server.metrics.action("player")
         if holder.auto:  # acting takes the seat back from the server
             holder.auto = False
             holder.timeouts = 0
@@ -253,7 +223,7 @@ class Match:
     def remind_turn(self, session: Session, seat: int) -> None:
         """After a resume: the player's turn again, if they are to move, with the time really left."""
         if self.engine is not None and self.engine.to_move == seat:
-            turn = self.fan_out.next_turn(self.engine, seat, self.time_left_ms())
+            turn = self.fan_out.next_turn(self.engine, seat, self.turns.time_left_ms())
             session.deliver(self.fan_out.turn_body(turn, seat))
 
     def restart_turn(self, seat: Seat) -> None:
@@ -261,13 +231,9 @@ class Match:
         if self.engine is not None and self.engine.to_move == seat.index:
             self._next_turn()
 
-    def stop(self) -> None:
-        """Stop the timer for good (game over, shutdown, removal): no bot moves, no timeouts."""
-        self.turns.cancel()
-
     # -- the game's life ----------------------------------------------------------------------------
 
-    def _commit(self, seat: int, action: Any, *, auto: bool) -> list[Event]:
+    def _commit(self, seat: int, action: EngineAction, *, auto: bool) -> list[Event]:
         """The one door every accepted action goes through.
 
         Once the engine has accepted the action, and before anyone hears of it, it is written
@@ -275,7 +241,7 @@ class Match:
         server replays it.
         """
         events = self._dealt().apply(seat, action, auto=auto)
-        self.host.table_log.action(self.room.table_id, self.number, self.moves, seat, action, auto)
+        self.server.table_log.action(self.room.table_id, self.number, self.moves, seat, action, auto)
         self.moves += 1
         return events
 
@@ -287,7 +253,7 @@ class Match:
         ends = [(s.session.epoch, s.session.seq) if s.session is not None else None for s in self.seats]
         if all(end is None for end in ends):
             return  # bots only: nobody to resume
-        self.host.table_log.action_end(self.room.table_id, self.number, self.moves - 1, reply_to, ends)
+        self.server.table_log.action_end(self.room.table_id, self.number, self.moves - 1, reply_to, ends)
 
     def _after(self, events: list[Event], *, auto: bool = False, reply: Reply | None = None) -> bool:
         """An accepted action's messages, and what follows it: the next turn, or the hand's or game's
@@ -298,7 +264,7 @@ class Match:
         record_id = None
         if engine.is_over:
             record_id = self.room.record_id = self._store_record()
-            self.host.metrics.game_finished(self.spec.name)
+            self.server.metrics.game_finished(self.spec.name)
         self.fan_out.send(events, self.room.roster.listeners(), record_id=record_id, auto=auto)
         if engine.is_over and self.seeds.fair:
             self._broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))
@@ -340,15 +306,6 @@ class Match:
             self.room.stored()  # no pause any more
         return self._play_on(events, reply=reply)
 
-    def ready(self, seat: int) -> None:
-        self.breaks.ready(seat)
-
-    def pause_changed(self) -> None:
-        self.breaks.changed()
-
-    def pause_info(self) -> dict[str, object] | None:
-        return self.breaks.info()
-
     def _finish_hand_overs(self) -> None:
         """A hand ended: the bots playing on for players who took their seats hand them over."""
         handed = [seat for seat in self.seats if seat.handing_over]
@@ -380,7 +337,7 @@ class Match:
         self.turns.schedule(self.seats[mover])
         self.fan_out.turn(self.fan_out.next_turn(engine, mover), self.room.roster.listeners())
 
-    def play_for(self, seat: Seat, action: Any) -> None:
+    def play_for(self, seat: Seat, action: EngineAction) -> None:
         """The move the server chose for ``seat`` (its bot, or auto-play for its player: marked ``auto``)."""
         auto = not seat.bot
         try:
@@ -389,7 +346,7 @@ class Match:
             where = ids(table_id=self.room.table_id, seat=seat.index)
             log.exception("the bot failed; the table stops", extra=where)
             return
-        self.host.metrics.action("auto" if auto else "bot")
+        self.server.metrics.action("auto" if auto else "bot")
         self._after(events, auto=auto)
         self._note_ends(None)
 
@@ -404,7 +361,7 @@ class Match:
         except Exception:
             log.exception("the record does not validate", extra=ids(table_id=self.room.table_id))
             return None
-        record_id = self.host.new_record_id()
-        self.host.records.put(record_id, record)
+        record_id = self.server.new_record_id()
+        self.server.records.put(record_id, record)
         log.info("game over", extra=ids(table_id=self.room.table_id, record_id=record_id))
         return record_id

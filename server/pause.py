@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from boneyard.server.host import Room, TableHost
+from boneyard.server.host import Room, Services
 from boneyard.server.seats import Seat
 from boneyard.server.wire import body_of_dict
 
@@ -107,17 +107,17 @@ class Paused(Protocol):
 class HandBreak:
     """A game's pauses between hands, one at a time (``pause``: the current one, or ``None``)."""
 
-    __slots__ = ("game", "host", "pause", "room")
+    __slots__ = ("game", "pause", "room", "server")
 
-    def __init__(self, host: TableHost[Any], room: Room, game: Paused) -> None:
-        self.host = host
+    def __init__(self, server: Services, room: Room, game: Paused) -> None:
+        self.server = server
         self.room = room
         self.game = game
         self.pause: HandPause | None = None
 
     def seconds(self) -> float:
         """How long this table pauses (``hand_pause_ms``, else the server's default, none for bots)."""
-        default = round(self.host.settings.hand_pause_seconds * 1000)
+        default = round(self.server.settings.hand_pause_seconds * 1000)
         return pause_ms(self.room.hand_pause_ms, default, self.room.roster.bots_only()) / 1000
 
     def start(self, hand_number: int) -> bool:
@@ -129,7 +129,7 @@ class HandBreak:
             return False
         self.pause = pause
         self.room.stored()  # the pause's ready seats (none yet) are stored with the table
-        if self.host.stopping:
+        if self.server.stopping:
             return True  # a restarted server pauses afresh
         self._arm(seconds)
         self._tell()
@@ -161,7 +161,7 @@ class HandBreak:
         """Who the pause waits for may have changed (a ``ready``, a seat's player came, went or is played
         for): deal if nobody is left to wait for, else store it and tell the table what changed."""
         pause = self.pause
-        if pause is None or self.host.stopping or self.room.removed:
+        if pause is None or self.server.stopping or self.room.removed:
             return
         if pause.done(self.game.seats):
             self.game.deal_next()
@@ -174,26 +174,26 @@ class HandBreak:
         """The pause as a snapshot carries it (``None``: no pause)."""
         if self.pause is None:
             return None
-        return self.pause.info(self.game.seats, self.host.clock.time())
+        return self.pause.info(self.game.seats, self.server.clock.time())
 
     def _arm(self, seconds: float) -> None:
         """The one timer ends the pause in ``seconds``; its wall-clock end is stored like a deadline."""
         pause = self.pause
         assert pause is not None
         self.game.turns.cancel()
-        if self.host.stopping:
+        if self.server.stopping:
             return
-        clock = self.host.clock
+        clock = self.server.clock
         pause.until = clock.time() + seconds
         self.game.turns.later(seconds, self._time_up)
-        self.host.table_log.deadline(self.room.table_id, self.game.moves, clock.wall() + seconds)
+        self.server.table_log.deadline(self.room.table_id, self.game.moves, clock.wall() + seconds)
 
     def _time_up(self) -> None:
-        if self.pause is not None and not self.host.stopping and not self.room.removed:
+        if self.pause is not None and not self.server.stopping and not self.room.removed:
             self.game.deal_next()
 
     def _tell(self) -> None:
         assert self.pause is not None
-        body = self.pause.body(self.room.table_id, self.game.seats, self.host.clock.time())
+        body = self.pause.body(self.room.table_id, self.game.seats, self.server.clock.time())
         for session, _ in self.room.roster.listeners():
             session.deliver(body)

@@ -4,21 +4,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from boneyard.protocol import LinkCodeMessage
+from boneyard.protocol.accounts import LinkDevice
+from boneyard.protocol.moderation import Mute, Report, Unmute
+from boneyard.protocol.ratings import GetLeaderboard, GetProfile
+from boneyard.protocol.seeks import CancelSeek, Seek
 from boneyard.server.accounts.signin import LINK_CODE_SECONDS, SignInDesk
 from boneyard.server.errors import CommandError
 from boneyard.server.lobby import Lobby
 from boneyard.server.moderation import muted_key
 from boneyard.server.ratings.replies import leaderboard_body, profile_body
+from boneyard.server.routes import Handler, Route
 from boneyard.server.session import Session
 from boneyard.server.wire import body_of
 
 
 class Front(Protocol):
-    """What these handlers need of :class:`~boneyard.server.commands.Commands`."""
+    """What these handlers need of :class:`~boneyard.server.commands.CommandSeam`."""
 
     @property
     def lobby(self) -> Lobby: ...
@@ -31,7 +35,7 @@ class Charged(Protocol):
     def charge(self, reply_bytes: int) -> None: ...
 
 
-def _link_device(front: Front, link: Charged, session: Session, command: Any) -> None:
+def _link_device(front: Front, link: Charged, session: Session, command: LinkDevice) -> None:
     account = None if session.account is None else front.accounts.book.get(session.account)
     if account is None:
         raise CommandError("not_signed_in", "sign in first: link_device adds a key to your account")
@@ -41,47 +45,47 @@ def _link_device(front: Front, link: Charged, session: Session, command: Any) ->
     session.deliver(body_of(reply))
 
 
-def _mute(front: Front, link: Charged, session: Session, command: Any) -> None:
+def _mute(front: Front, link: Charged, session: Session, command: Mute) -> None:
     session.muted = session.muted | {muted_key(command.player)}
 
 
-def _unmute(front: Front, link: Charged, session: Session, command: Any) -> None:
+def _unmute(front: Front, link: Charged, session: Session, command: Unmute) -> None:
     session.muted = session.muted - {muted_key(command.player)}
 
 
-def _report(front: Front, link: Charged, session: Session, command: Any) -> None:
+def _report(front: Front, link: Charged, session: Session, command: Report) -> None:
     clock = front.lobby.clock
     front.lobby.reports.report(session, command.player, command.reason, clock.time(), clock.wall())
 
 
-def _seek(front: Front, link: Charged, session: Session, command: Any) -> None:
+def _seek(front: Front, link: Charged, session: Session, command: Seek) -> None:
     front.lobby.matchmaker.seek(session, command)
 
 
-def _cancel_seek(front: Front, link: Charged, session: Session, command: Any) -> None:
+def _cancel_seek(front: Front, link: Charged, session: Session, command: CancelSeek) -> None:
     front.lobby.matchmaker.cancel(session)
 
 
-def _get_profile(front: Front, link: Charged, session: Session, command: Any) -> None:
+def _get_profile(front: Front, link: Charged, session: Session, command: GetProfile) -> None:
     body = profile_body(front.lobby.ratings, front.accounts.book, command)
     session.deliver(body)
     link.charge(len(body))
 
 
-def _get_leaderboard(front: Front, link: Charged, session: Session, command: Any) -> None:
+def _get_leaderboard(front: Front, link: Charged, session: Session, command: GetLeaderboard) -> None:
     body = leaderboard_body(front.lobby.ratings, front.accounts.book, command)
     session.deliver(body)
     link.charge(len(body))
 
 
-PLAYER_HANDLERS: dict[str, Callable[[Any, Any, Session, Any], None]] = {
-    "link_device": _link_device,
-    "get_profile": _get_profile,
-    "get_leaderboard": _get_leaderboard,
-    "mute": _mute,
-    "unmute": _unmute,
-    "report": _report,
-    "seek": _seek,
-    "cancel_seek": _cancel_seek,
+PLAYER_HANDLERS: dict[str, Handler[Front]] = {
+    "link_device": Route((LinkDevice,), _link_device),
+    "get_profile": Route((GetProfile,), _get_profile),
+    "get_leaderboard": Route((GetLeaderboard,), _get_leaderboard),
+    "mute": Route((Mute,), _mute),
+    "unmute": Route((Unmute,), _unmute),
+    "report": Route((Report,), _report),
+    "seek": Route((Seek,), _seek),
+    "cancel_seek": Route((CancelSeek,), _cancel_seek),
 }
 """Each player command type's handler (a reply, or :class:`CommandError`)."""

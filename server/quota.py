@@ -31,10 +31,10 @@ from boneyard.server.errors import CommandError
 
 @dataclass(frozen=True, slots=True)
 class Owner:
-    """Who created a table: the session's player id and its connection's address (host only)."""
+    """Who created a table: the session's player id and its connection's address (without the port)."""
 
     player_id: str
-    host: str
+    address: str
     bots_only: bool
 
 
@@ -45,21 +45,21 @@ class TableQuota:
         self._limits = (per_session, per_address, bots_per_session, bots_max)
         self._owners: dict[str, Owner] = {}
         self._by_player: Counter[str] = Counter()
-        self._by_host: Counter[str] = Counter()
+        self._by_address: Counter[str] = Counter()
         self._bots_by_player: Counter[str] = Counter()
         self._bots = 0
 
     def owner(self, table_id: str) -> Owner | None:
         return self._owners.get(table_id)
 
-    def check(self, player_id: str, host: str, *, bots_only: bool) -> None:
+    def check(self, player_id: str, address: str, *, bots_only: bool) -> None:
         """Raise ``unavailable`` if this player (at this address) may not create another table."""
         per_session, per_address, bots_per_session, bots_max = self._limits
         if self._by_player[player_id] >= per_session:
             raise CommandError(
                 "unavailable", f"you already own {per_session} tables (tables_per_session): leave one first"
             )
-        if self._by_host[host] >= per_address:
+        if self._by_address[address] >= per_address:
             raise CommandError(
                 "unavailable", f"your address already owns {per_address} tables (tables_per_address)"
             )
@@ -70,8 +70,8 @@ class TableQuota:
         if bots_only and self._bots >= bots_max:
             raise CommandError("unavailable", f"the server runs {bots_max} bots-only tables (max_bot_tables)")
 
-    def add(self, table_id: str, player_id: str, host: str, *, bots_only: bool) -> None:
-        owner = self._owners[table_id] = Owner(player_id, host, bots_only)
+    def add(self, table_id: str, player_id: str, address: str, *, bots_only: bool) -> None:
+        owner = self._owners[table_id] = Owner(player_id, address, bots_only)
         self._count(owner, 1)
 
     def removed(self, table_id: str) -> None:
@@ -81,7 +81,7 @@ class TableQuota:
 
     def _count(self, owner: Owner, step: int) -> None:
         self._by_player[owner.player_id] += step
-        self._by_host[owner.host] += step
+        self._by_address[owner.address] += step
         if owner.bots_only:
             self._bots_by_player[owner.player_id] += step
             self._bots += step

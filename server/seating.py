@@ -2,7 +2,7 @@
 
 :class:`Seating` belongs to its :class:`~boneyard.server.table.Table` and sees it through
 :class:`SeatedTable`, its game through the table's :class:`~boneyard.server.cycle.GameCycle`, and
-the server through :class:`~boneyard.server.host.TableHost`. Membership itself is written by the
+the server through :class:`~boneyard.server.host.TableServer`. Membership itself is written by the
 table's :class:`~boneyard.server.seats.Roster` alone; this module decides who may sit and what
 follows: ``seated`` and a ``snapshot`` for whoever arrives, a bot for a seat given up mid-game, the
 table's removal once nobody is left.
@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import hmac
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 from boneyard.protocol import Seated
 from boneyard.protocol.values import CommandId
 from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
-from boneyard.server.host import TableHost
+from boneyard.server.host import Services
 from boneyard.server.logs import ids
+from boneyard.server.rated import RatedTable, check_signed_in
 from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
 from boneyard.server.wire import body_of
@@ -52,17 +53,27 @@ class SeatedTable(Protocol):
         """The public description changed, but nothing stored did (who watches)."""
         ...
 
+    @property
+    def rated(self) -> RatedTable | None: ...
+
     def removed_if_empty(self) -> bool: ...
+    def spectators_changed(self) -> None:
+        """A spectator came or went: the count goes out soon, coalesced."""
+        ...
+
+    def remove(self) -> None:
+        """Remove the table now (the last human left a game: it is abandoned)."""
+        ...
 
 
 class Seating:
     """The seating commands of one table: ``join``, ``take_seat``, ``spectate``, ``leave``, and a
     dropped session's leaving (``abandon``)."""
 
-    __slots__ = ("cycle", "host", "table")
+    __slots__ = ("cycle", "server", "table")
 
-    def __init__(self, host: TableHost[Any], table: SeatedTable, cycle: GameCycle) -> None:
-        self.host = host
+    def __init__(self, server: Services, table: SeatedTable, cycle: GameCycle) -> None:
+        self.server = server
         self.table = table
         self.cycle = cycle
 
@@ -73,6 +84,8 @@ class Seating:
 
     def _seat_for(self, session: Session, seat: int, invite: str | None) -> Seat:
         """The seat ``session`` asks for, if it may sit at this table at all (it may still be taken)."""
+        if self.table.rated is not None:
+            check_signed_in(session)  # a rated table seats signed-in players only
         holder = self._seat(seat)
         self._check_can_sit(session)
         self._check_invited(session, invite)
@@ -81,7 +94,7 @@ class Seating:
     def _check_can_sit(self, session: Session) -> None:
         if self.table.roster.seat_of(session) is not None:
             raise CommandError("already_seated", "you already hold a seat at this table")
-        if self.host.stopping:
+        if self.server.stopping:
             raise CommandError("unavailable", "the server is shutting down")
 
     def _check_invited(self, session: Session, invite: str | None) -> None:
@@ -128,8 +141,8 @@ class Seating:
         self.cycle.pause_changed()
 
     def _seated(self, session: Session, seat: int, reply_to: CommandId | None) -> None:
-        self.host.at_table(session)
-        token = self.host.token_for(session)
+        self.server.at_table(session)
+        token = self.server.token_for(session)
         seated = Seated(
             type="seated", seq=1, reply_to=reply_to, table_id=self.table.table_id, seat=seat, token=token
         )
@@ -142,16 +155,16 @@ class Seating:
         """Watch: a ``snapshot`` without hidden tiles, then the table's messages."""
         if self.table.roster.seat_of(session) is not None:
             raise CommandError("already_seated", "you hold a seat at this table")
-        limit = self.host.settings.max_spectators
+        limit = self.server.settings.max_spectators
         if session not in self.table.roster.spectators and len(self.table.roster.spectators) >= limit:
             raise CommandError("unavailable", f"this table has its {limit} spectators (max_spectators)")
         fresh = self.table.roster.watch(session)
-        self.host.at_table(session)
+        self.server.at_table(session)
         self.table.info_stale()
         session.deliver(self.table.snapshot_body(None, reply_to))
         if fresh:
             self.cycle.deal_messages(session)
-            self.host.spectators_changed(self.table)
+            self.table.spectators_changed()
 
     def leave(self, session: Session) -> None:
         """Stop watching, or give up a seat: during a game a bot takes it over."""
@@ -159,7 +172,7 @@ class Seating:
             raise CommandError("not_seated", "you are not at this table")
         playing = self.cycle.status == "playing"
         seat = self.table.roster.leave(session, bot_level=self._replacement(playing))
-        self.host.left_table(session)
+        self.server.left_table(session)
         self._parted(seat, playing)
         if seat is not None:
             log.info("left", extra=ids(table_id=self.table.table_id, seat=seat, player_id=session.player_id))
@@ -173,20 +186,20 @@ class Seating:
     def _replacement(self, playing: bool) -> str | None:
         """The level of the bot that takes over a seat given up mid-game (the server's away level, like
         the bot that plays for an away player), or ``None`` when the seat just empties."""
-        return self.host.settings.away_bot_level if playing else None
+        return self.server.settings.away_bot_level if playing else None
 
     def _parted(self, seat: int | None, playing: bool) -> None:
         """Someone left: a spectator, or the player of ``seat`` (a bot holds it now if ``playing``)."""
         if seat is None:
             self.table.info_stale()
             if not self.table.removed_if_empty():
-                self.host.spectators_changed(self.table)  # counts are pushed coalesced
+                self.table.spectators_changed()  # counts are pushed coalesced
             return
         if not playing:
             self.cycle.rematch.discard(seat)
         self.table.changed()
         if playing and self.table.roster.empty():
-            self.host.remove_table(self.table)  # the last human left: the game is abandoned
+            self.table.remove()  # the last human left: the game is abandoned
         elif playing:
             self.cycle.restart_turn(self.table.seats[seat])
             self.cycle.pause_changed()

@@ -13,7 +13,6 @@ the table's ``spectators``) and written in one place only: :class:`Roster`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from boneyard.server.session import Place, Session
 
@@ -92,7 +91,7 @@ class Seat:
         self.auto = False
         self.timeouts = 0
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> dict[str, object]:
         """The seat as listed in ``TableInfo.seats``."""
         return {
             "seat": self.index,

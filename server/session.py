@@ -55,7 +55,7 @@ class Cancellable(Protocol):
 
 
 class Peer(Protocol):
-    """The live connection of a session (``boneyard.server.connection.Client``)."""
+    """The live connection of a session (``boneyard.server.connection.SocketLink``)."""
 
     def write(self, frame: bytes) -> None: ...
 

@@ -106,7 +106,8 @@ class Settings(BaseSettings):
     """Bots-only tables one player may run at once."""
     bots_only_move_seconds: float = Field(default=0.25, ge=0)
     """Pause before each move at a table with no human seated: bots-only games run at a pace, so that
-    they never take the CPU from tables with people at them."""
+    they never take the CPU from tables with people at them. While somebody watches such a table (its
+    creator set no pace), its bots move at ``bot_delay_seconds``, never faster than this."""
     reply_bytes_per_command: int = Field(default=4096, ge=256)
     """A reply longer than this costs one more command of the rate limit per this many bytes (a big
     ``record`` costs many): what a client may make the server send is metered, not only what it sends."""

@@ -5,7 +5,7 @@ membership), its :class:`~boneyard.server.seating.Seating` (the commands that se
 people), its :class:`~boneyard.server.cycle.GameCycle` (its status, and once every seat is held its
 current :class:`~boneyard.server.match.Match`: one game) and its
 :class:`~boneyard.server.tablechat.TableChat`. It reaches the server only through its
-:class:`~boneyard.server.host.TableHost`. A waiting table starts when every seat is held (by a
+:class:`~boneyard.server.host.TableServer`. A waiting table starts when every seat is held (by a
 player or a bot); a finished one starts again when every seated human has asked for a rematch; a
 table with nobody left is removed.
 
@@ -17,22 +17,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import PauseInfo, Snapshot, TableInfo
+from boneyard.protocol import Action, PauseInfo, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
 from boneyard.server.fanout import Regenerated
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import TableHost
+from boneyard.server.host import EngineAction, GameOptions, TableServer
 from boneyard.server.match import Match
 from boneyard.server.moderation import muted_key
-from boneyard.server.rated import RatedTable, check_signed_in
+from boneyard.server.rated import RatedTable
 from boneyard.server.ratings.kinds import Kind, as_kind
 from boneyard.server.seating import Seating
 from boneyard.server.seats import Listener, Roster, Seat
@@ -43,7 +42,7 @@ from boneyard.server.wire import body_of, body_of_dict
 
 log = logging.getLogger("boneyard.table")
 
-_TABLE_INFO: TypeAdapter[Any] = TypeAdapter(TableInfo)
+_TABLE_INFO: TypeAdapter[TableInfo] = TypeAdapter(TableInfo)
 
 
 class Table:
@@ -55,7 +54,6 @@ class Table:
         "chat_log",
         "cycle",
         "hand_pause_ms",
-        "host",
         "invite",
         "open_bot_seats",
         "options",
@@ -66,6 +64,7 @@ class Table:
         "removed",
         "roster",
         "seating",
+        "server",
         "spec",
         "table_id",
         "turn_seconds",
@@ -73,26 +72,26 @@ class Table:
 
     def __init__(
         self,
-        host: TableHost[Table],
+        server: TableServer[Table],
         table_id: str,
         spec: GameSpec,
-        options: Any,
+        options: GameOptions,
         turn_seconds: int | None,
         bots: Sequence[int] = (),
         levels: Sequence[str] = (),
     ) -> None:
-        self.host = host
+        self.server = server
         self.table_id = table_id
         self.spec = spec
         self.options = options
-        self.options_dict: dict[str, Any] = options.as_dict()
+        self.options_dict: dict[str, object] = options.as_dict()
         self.turn_seconds = turn_seconds
         self.roster = Roster(self, spec.players_of(options))
         for i, seat in enumerate(bots):
             self.roster.seat_bot(seat, levels[i] if levels else None)
-        self.cycle = GameCycle(host, self, spec, options)
+        self.cycle = GameCycle(server, self, spec, options)
         """The table's games: its status, the current match, rematches."""
-        self.seating = Seating(host, self, self.cycle)
+        self.seating = Seating(server, self, self.cycle)
         """Who comes and goes: the seating commands."""
         self.bot_delay_ms: int | None = None
         """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
@@ -104,7 +103,7 @@ class Table:
         """The record id of the last game finished here (public, in the table's description)."""
         self.rated: RatedTable | None = None
         """Feature ``ratings``: the table's games are rated (``None``: not a rated table)."""
-        self.chat_log = TableChat(host, table_id)
+        self.chat_log = TableChat(server, table_id)
         self.owner: str | None = None
         """The player id of whoever created the table (``None``: from before owners were stored)."""
         self.invite: str | None = None
@@ -166,7 +165,7 @@ class Table:
         return self.roster.listeners()
 
     def time_left_ms(self) -> int | None:
-        return self.match.time_left_ms() if self.match is not None else None
+        return self.match.turns.time_left_ms() if self.match is not None else None
 
     @property
     def hand_ready(self) -> list[int] | None:
@@ -174,7 +173,7 @@ class Table:
         pause = self.match.pause if self.match is not None else None
         return None if pause is None else sorted(pause.ready)
 
-    def info(self) -> Any:
+    def info(self) -> TableInfo:
         """The table's ``TableInfo`` model, validated."""
         return _TABLE_INFO.validate_python(
             {
@@ -205,7 +204,7 @@ class Table:
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:
         """A ``snapshot`` of this table as ``viewer`` (a seat, or ``None``) may see it."""
         match = self.match
-        pause = match.pause_info() if match is not None else None
+        pause = match.breaks.info() if match is not None else None
         snapshot = Snapshot(
             type="snapshot",
             seq=1,
@@ -230,8 +229,8 @@ class Table:
         """The public description changed: write the table down, ``table_updated`` to everyone."""
         self._info_packed = None
         if not self.removed:  # a removed table is never written back
-            self.host.table_log.table(self)
-            self.host.table_changed(self)
+            self.server.table_log.table(self)
+            self.server.table_changed(self)
 
     def info_stale(self) -> None:
         """The public description changed, but nothing stored did (who watches)."""
@@ -239,7 +238,7 @@ class Table:
 
     def stored(self) -> None:
         if not self.removed:
-            self.host.table_log.table(self)
+            self.server.table_log.table(self)
 
     def broadcast(self, body: bytes) -> None:
         for session, _ in self.listeners():
@@ -288,24 +287,7 @@ class Table:
         session = seat.session
         if session is None or session.player_id == self.owner:
             return None
-        return self.host.settings.turn_seconds
-
-    def join(
-        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
-    ) -> None:
-        if self.rated is not None:
-            check_signed_in(session)
-        self.seating.join(session, seat, reply_to, invite)
-
-    def take_seat(
-        self, session: Session, seat: int, reply_to: CommandId | None, invite: str | None = None
-    ) -> None:
-        if self.rated is not None:
-            check_signed_in(session)
-        self.seating.take_seat(session, seat, reply_to, invite)
-
-    def spectate(self, session: Session, reply_to: CommandId | None) -> None:
-        self.seating.spectate(session, reply_to)
+        return self.server.settings.turn_seconds
 
     def leave(self, session: Session) -> None:
         self._leaving(session)
@@ -322,13 +304,19 @@ class Table:
 
     def _leaving(self, session: Session) -> None:
         if self.rated is not None and self.status == "playing":
-            self.rated.leaving(self.table_id, self.roster, session, self.host.clock.wall())
+            self.rated.leaving(self.table_id, self.roster, session, self.server.clock.wall())
+
+    def spectators_changed(self) -> None:
+        self.server.spectators_changed(self)
+
+    def remove(self) -> None:
+        self.server.remove_table(self)
 
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
         if self.status == "playing" or not self.roster.empty():
             return False
-        self.host.remove_table(self)
+        self.server.remove_table(self)
         return True
 
     def chat(self, session: Session, text: str) -> None:
@@ -340,31 +328,16 @@ class Table:
             if speaker not in listener.muted:  # feature moderation: hidden for those who muted them
                 listener.deliver(body)
 
-    def act(self, session: Session, action: Any, reply_to: CommandId | None = None) -> None:
+    def act(self, session: Session, action: Action, reply_to: CommandId | None = None) -> None:
         """A player's ``act`` (the engine decides, in :meth:`Match.act`; it answers ``ok``)."""
         seat = self.seat_of(session)
-        if self.host.stopping:
+        if self.server.stopping:
             raise CommandError("unavailable", "the server is shutting down: resume when it is back")
         if self.match is None:
             raise CommandError("not_your_turn", "the game has not started")
         self.match.act(seat, action, reply_to)
 
-    def ready(self, session: Session) -> None:
-        """``ready``: a seated player is done looking at the hand's result."""
-        self.cycle.ready(self.seat_of(session))
-
-    def request_rematch(self, session: Session) -> None:
-        self.cycle.request_rematch(self.seat_of(session))
-
-    def contribute(self, session: Session, seed: str) -> None:
-        """``contribute_seed``: a seated human's seed for the deal of the game starting."""
-        self.cycle.contribute(self.seat_of(session), seed)
-
     # -- the game (:class:`~boneyard.server.cycle.GameCycle`) ----------------------------------------
-
-    def maybe_start(self) -> bool:
-        """Start a game if the table waits and every seat is held."""
-        return self.cycle.maybe_start()
 
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
         return self.cycle.deal_columns()
@@ -372,14 +345,14 @@ class Table:
     def game_over(self, winner: int, scores: Sequence[int]) -> None:
         if self.rated is not None:
             self.rated.finished(
-                self.table_id, self.roster, winner, scores, self.record_id, self.host.clock.wall()
+                self.table_id, self.roster, winner, scores, self.record_id, self.server.clock.wall()
             )
         self.cycle.game_over()
 
     def restore_game(
         self,
         stored: StoredTable,
-        actions: Iterable[tuple[int, Any, bool]],
+        actions: Iterable[tuple[int, EngineAction, bool]],
         regenerate_from: int | None = None,
     ) -> list[Regenerated | None]:
         """A restore: the table's stored settings, then its game (:meth:`GameCycle.restore`)."""
@@ -388,26 +361,22 @@ class Table:
         self.owner, self.invite = stored.owner, stored.invite
         self.open_bot_seats = stored.open_bot_seats
         if stored.rated is not None:
-            self.rated = RatedTable(self.host.ratings, as_kind(stored.rated))
+            self.rated = RatedTable(self.server.ratings, as_kind(stored.rated))
         regenerated = self.cycle.restore(stored, actions, regenerate_from)
         self._info_packed = None
         return regenerated
 
     def restored(self) -> None:
         """The restored table is whole: what is stored is what it is now (nothing to write)."""
-        self.host.table_log.table(self, stored=True)
+        self.server.table_log.table(self, stored=True)
 
     def resume_turn(self, seconds_left: float | None) -> None:
         self.cycle.resume_turn(seconds_left)
 
-    def stop(self) -> None:
-        """Stop the table's timer for good (shutdown, removal): no bot moves, no timeouts."""
-        self.cycle.stop()
-
     def clear(self) -> list[Session]:
         """The table is removed: every member leaves it; who was there."""
         self.removed = True
-        self.stop()
+        self.cycle.stop()
         return self.roster.clear()
 
     # -- connections coming and going (who plays the seat meanwhile: the game's business) -------------

@@ -12,12 +12,12 @@ import logging
 from collections.abc import Callable
 from functools import partial
 from random import Random
-from typing import Any, Protocol
+from typing import Protocol
 
 from boneyard.server.botmoves import AfterCommit, bot_random, bot_seed
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import Cancellable, Room, TableHost
+from boneyard.server.host import Cancellable, EngineAction, Room, Services
 from boneyard.server.logs import ids
 from boneyard.server.seats import Seat
 
@@ -42,7 +42,7 @@ class Timed(Protocol):
     @property
     def seats(self) -> list[Seat]: ...
 
-    def play_for(self, seat: Seat, action: Any) -> None:
+    def play_for(self, seat: Seat, action: EngineAction) -> None:
         """The move the server chose for ``seat`` (its bot's, or auto-play's for its player), through the
         door every accepted action goes through."""
         ...
@@ -51,10 +51,10 @@ class Timed(Protocol):
 class TurnTimer:
     """A game's one timer, armed for the seat to move (:meth:`schedule`) or for the deal (:meth:`later`)."""
 
-    __slots__ = ("_armed", "_deadline", "_timer", "game", "host", "room")
+    __slots__ = ("_armed", "_deadline", "_timer", "game", "room", "server")
 
-    def __init__(self, host: TableHost[Any], room: Room, game: Timed) -> None:
-        self.host = host
+    def __init__(self, server: Services, room: Room, game: Timed) -> None:
+        self.server = server
         self.room = room
         self.game = game
         self._timer: Cancellable | AfterCommit | None = None
@@ -68,12 +68,12 @@ class TurnTimer:
         ``None``: no timer runs for this turn."""
         if self._deadline is None:
             return None
-        return max(0, int((self._deadline - self.host.clock.time()) * 1000))
+        return max(0, int((self._deadline - self.server.clock.time()) * 1000))
 
     def later(self, seconds: float, callback: Callable[[], object]) -> None:
         """Arm the timer for ``callback`` in ``seconds`` (the wait for the players' seeds)."""
         self.cancel()
-        self._timer = self.host.clock.call_later(seconds, callback)
+        self._timer = self.server.clock.call_later(seconds, callback)
 
     def bot_random(self) -> Random:
         """The bot's tie-breaker for this move (:func:`~boneyard.server.botmoves.bot_random`)."""
@@ -91,10 +91,10 @@ class TurnTimer:
         A player's deadline keeps the timer already armed for an earlier one (it fires, sees the time
         left, and waits again, :meth:`_time_out`): every action sets a deadline, a cancelled timer and
         a new one per action cost more than one wait more per turn time."""
-        host = self.host
-        if host.stopping or seat.bot_plays:
+        server = self.server
+        if server.stopping or seat.bot_plays:
             self.cancel()
-            if not host.stopping:  # a stopping server moves no more (its journal may be closed already)
+            if not server.stopping:  # a stopping server moves no more (its journal may be closed already)
                 self._schedule_bot(seat)
             return
         limit = self.room.turn_limit(seat)
@@ -103,7 +103,7 @@ class TurnTimer:
                 self.cancel()
             self._deadline = None  # an armed deadline's timer then finds none
             return
-        clock = host.clock
+        clock = server.clock
         seconds = limit if seconds is None else seconds
         deadline = clock.time() + seconds
         if self._armed is None or self._armed > deadline:
@@ -111,24 +111,30 @@ class TurnTimer:
             self._timer = clock.call_later(seconds, self._time_out)
             self._armed = deadline
         self._deadline = deadline
-        host.table_log.deadline(self.room.table_id, self.game.moves, clock.wall() + seconds)
+        server.table_log.deadline(self.room.table_id, self.game.moves, clock.wall() + seconds)
 
     def _schedule_bot(self, seat: Seat) -> None:
-        host = self.host
-        clock = host.clock
-        settings = host.settings
+        server = self.server
+        clock = server.clock
+        settings = server.settings
         delay = self.room.bot_delay_ms
         pace = settings.bots_only_move_seconds
-        if self.room.roster.bots_only() and (not delay or delay / 1000 <= pace):
+        roster = self.room.roster
+        bots_only = roster.bots_only()
+        if bots_only and delay is None and roster.spectators:
+            # Watched, and its creator asked no pace: the bots move as at a table where a person sits
+            # (``bot_delay_seconds``), so that whoever watches can follow; the floor still holds.
+            delay = round(max(settings.bot_delay_seconds, pace) * 1000)
+        if bots_only and (not delay or delay / 1000 <= pace):
             # One move per loop pass at most, and no faster than moves are committed: a table of
             # bots outrunning the disk would pile up frames held for the commit, without bound.
             # Paced (``bots_only_move_seconds``, whatever bot delay the table asks for): thousands
             # of such tables at full speed would take the CPU from every table with people at it.
             pending = self._timer = AfterCommit(clock, self._bot_move)
             if pace > 0:
-                clock.call_later(pace, partial(host.table_log.after_commit, pending))
+                clock.call_later(pace, partial(server.table_log.after_commit, pending))
             else:
-                host.table_log.after_commit(pending)
+                server.table_log.after_commit(pending)
         elif seat.auto and seat.connected and not seat.bot:
             # The player is there but timed out: give them a moment to take the seat back by acting.
             self._timer = clock.call_later(settings.auto_turn_seconds, self._bot_move)
@@ -145,7 +151,7 @@ class TurnTimer:
 
     def _time_out(self) -> None:
         deadline = self._deadline
-        clock = self.host.clock
+        clock = self.server.clock
         if deadline is not None and (left := deadline - clock.time()) > _DUE_WITHIN:
             self._timer = clock.call_later(left, self._time_out)  # armed for an earlier deadline
             self._armed = deadline
@@ -155,16 +161,16 @@ class TurnTimer:
         if deadline is None:
             return  # armed for a deadline that has since gone (an untimed player to move)
         engine = self.game.engine
-        if engine is None or engine.to_move is None or self.host.stopping:
+        if engine is None or engine.to_move is None or self.server.stopping:
             self._deadline = None
             return
         # The deadline stays until the move is made: a searching bot chooses it off the loop, and a
         # player told of their turn meanwhile (a resume) must see no time left, not a whole new turn.
         seat = self.game.seats[engine.to_move]
         seat.timeouts += 1
-        self.host.metrics.turn_timed_out()
+        self.server.metrics.turn_timed_out()
         log.info("turn timed out", extra=ids(table_id=self.room.table_id, seat=seat.index))
-        if seat.timeouts >= self.host.settings.timeouts_before_auto and not seat.auto:
+        if seat.timeouts >= self.server.settings.timeouts_before_auto and not seat.auto:
             seat.auto = True
             self.room.seat_status(seat)  # stores the table too
         else:
@@ -174,16 +180,16 @@ class TurnTimer:
     def _bot_move(self) -> None:
         self._timer = None
         engine = self.game.engine
-        if engine is None or engine.to_move is None or self.host.stopping:
+        if engine is None or engine.to_move is None or self.server.stopping:
             return
         self._play_for(self.game.seats[engine.to_move])
 
     def _play_for(self, seat: Seat) -> None:
-        """The bot chooses for ``seat``: ``basic`` at once, a searching level off the loop (the host's
+        """The bot chooses for ``seat``: ``basic`` at once, a searching level off the loop (the server's
         ``bots``; the timer holds the pending choice, so anything that rearms it cancels the choice)."""
         engine = self._engine()
-        level = seat.level if seat.bot else self.host.settings.away_bot_level
-        thinker = self.host.bots
+        level = seat.level if seat.bot else self.server.settings.away_bot_level
+        thinker = self.server.bots
         if level != "basic" and thinker is not None:
             moves = self.game.moves
             self._timer = thinker.choose(
@@ -202,18 +208,18 @@ class TurnTimer:
             return
         self._bot_chose(engine, seat, self.game.moves, action)
 
-    def _thought(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
+    def _thought(self, engine: Engine, seat: Seat, moves: int, action: EngineAction) -> None:
         self._timer = None  # the pending choice it held is done
         self._bot_chose(engine, seat, moves, action)
 
-    def _bot_chose(self, engine: Engine, seat: Seat, moves: int, action: Any) -> None:
+    def _bot_chose(self, engine: Engine, seat: Seat, moves: int, action: EngineAction) -> None:
         """Apply the bot's choice if the game is still at the move it was made for; marked ``auto`` when
         the seat is a human's."""
         if (
             engine is not self.game.engine
             or engine.to_move != seat.index
             or self.game.moves != moves
-            or self.host.stopping
+            or self.server.stopping
         ):
             return
         self.game.play_for(seat, action)

@@ -1,6 +1,6 @@
 """The table tier without sockets: a fake host, a manual clock, players whose frames are decoded.
 
-:class:`FakeHost` is a :class:`~boneyard.server.host.TableHost` that records what a table tells the
+:class:`FakeHost` is a :class:`~boneyard.server.host.TableServer` that records what a table tells the
 server; :class:`MemoryLog` is a :class:`~boneyard.server.storage.store.TableLog` keeping, in memory,
 exactly what the database would (the rows :func:`~boneyard.server.storage.stored.load` reads back),
 so a restore can be driven from it. Every frame a :class:`Player` gets is decoded strictly and its
@@ -168,7 +168,7 @@ class Counter:
 
 
 class FakeHost:
-    """A :class:`~boneyard.server.host.TableHost` that notes what its tables tell it."""
+    """A :class:`~boneyard.server.host.TableServer` that notes what its tables tell it."""
 
     def __init__(self, **overrides: Any) -> None:
         self.settings = settings(**overrides)
@@ -225,6 +225,13 @@ def player(name: str, number: int = 1) -> Player:
 def act(table: Table, who: Player, wire: dict[str, Any]) -> None:
     """``act`` as a connection hands it over: the wire action as its protocol model."""
     table.act(who.session, ACTION.validate_python(wire))
+
+
+def ready(table: Table, who: Player) -> None:
+    """``ready`` where the seam routes it: the pauses between hands of the game in play."""
+    seat = table.seat_of(who.session)
+    if (pause := table.cycle.breaks) is not None:
+        pause.ready(seat)
 
 
 def play_turn(table: Table, who: Player) -> None:

@@ -1,4 +1,4 @@
-"""The seam on its own: typed commands into ``Commands``, frames and closes out of it, no sockets."""
+"""The seam on its own: typed commands into ``CommandSeam``, frames and closes out of it, no sockets."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from table_kit import settings
 
 from boneyard.protocol import COMMAND_ADAPTER, Hello, Limits, decode_server_message
-from boneyard.server.commands import Commands
+from boneyard.server.commands import CommandSeam
 from boneyard.server.host import ManualClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
@@ -43,10 +43,10 @@ class FakeLink:
         self.charged = getattr(self, "charged", 0) + reply_bytes
 
 
-def front() -> tuple[Commands, Lobby, ManualClock]:
+def front() -> tuple[CommandSeam, Lobby, ManualClock]:
     clock = ManualClock()
     lobby = Lobby(settings(), Metrics(lambda: []), MemoryRecordStore(10), clock)
-    return Commands(lobby, hello_body()), lobby, clock
+    return CommandSeam(lobby, hello_body()), lobby, clock
 
 
 def hello_body() -> bytes:
@@ -66,7 +66,7 @@ def command(**fields: Any) -> Any:
     return COMMAND_ADAPTER.validate_python(fields)
 
 
-def connect(commands: Commands, name: str) -> FakeLink:
+def connect(commands: CommandSeam, name: str) -> FakeLink:
     link = FakeLink()
     commands.connected(link)
     commands.handle(link, command(type="identify", id=1, name=name))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from table_kit import FakeHost, Player, act, play_turn, player
+from table_kit import FakeHost, Player, act, play_turn, player, ready
 from test_table_tier import lobby_with_clock
 
 from boneyard.protocol import decode_server_message
@@ -39,8 +39,8 @@ def started(who: Player) -> int:
 def moon_for_two(host: FakeHost, **kwargs: Any) -> tuple[Table, Player, Player]:
     table = host.table("moon", bots=[2], **kwargs)
     ana, bo = player("ana", 1), player("bo", 2)
-    table.join(ana.session, 0, reply_to=None)
-    table.join(bo.session, 1, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
+    table.seating.join(bo.session, 1, reply_to=None)
     return table, ana, bo
 
 
@@ -69,16 +69,16 @@ def test_the_next_hand_waits_until_every_human_is_ready() -> None:
     )
 
     ana.new(), bo.new()
-    table.ready(ana.session)
+    ready(table, ana)
     (told,) = bo.new()
     assert (told.type, told.pause.ready, told.pause.waiting) == ("hand_pause", (0,), (1,))
-    table.ready(ana.session)  # again: nothing changes, nobody is told
+    ready(table, ana)  # again: nothing changes, nobody is told
     assert bo.new() == [] and table.match.pause is not None
-    table.ready(bo.session)  # the last human: the next hand at once
+    ready(table, bo)  # the last human: the next hand at once
     assert table.match.pause is None
     assert started(ana) == hands + 1 and len(ana.of_type("turn")) == turns + 1
     assert table.moves == moves and engine.to_move is not None and engine.hand_number == 1
-    table.ready(ana.session)  # outside a pause: nothing
+    ready(table, ana)  # outside a pause: nothing
     assert table.match.pause is None
 
 
@@ -101,7 +101,7 @@ def test_an_away_player_counts_as_ready() -> None:
     table, ana, bo = moon_for_two(host)
     to_the_pause(table, host.clock, {0: ana, 1: bo})
     hands = started(ana)
-    table.ready(ana.session)
+    ready(table, ana)
     bo.session.client = None
     table.seat_disconnected(1)  # dropped, within the grace period: still waited for
     assert table.match is not None and table.match.pause is not None
@@ -111,12 +111,12 @@ def test_an_away_player_counts_as_ready() -> None:
 
 @pytest.mark.parametrize("asked", [None, 2000])
 def test_a_bots_only_table_pauses_only_when_asked(asked: int | None) -> None:
-    host = FakeHost(hand_pause_seconds=8.0, bots_only_move_seconds=0.0)
+    host = FakeHost(hand_pause_seconds=8.0, bots_only_move_seconds=0.0, bot_delay_seconds=0.0)
     table = host.table("moon", bots=[0, 1, 2])
     table.hand_pause_ms = asked
     wes = player("wes", 4)
-    table.spectate(wes.session, reply_to=None)
-    table.maybe_start()
+    table.seating.spectate(wes.session, reply_to=None)
+    table.cycle.maybe_start()
     run = 0
     while started(wes) < 2 and run < 10_000:
         host.clock.advance(0.001)
@@ -140,10 +140,10 @@ def test_a_restored_table_resumes_its_pause_with_its_time_left_and_ready_seats()
     moon = game_spec("moon")
     table = lobby.open_table(moon, moon.options_from_dict({}), 30, bots=[2])
     ana, bo = Player(lobby.new_session("ana")), Player(lobby.new_session("bo"))
-    table.join(ana.session, 0, reply_to=None)
-    table.join(bo.session, 1, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
+    table.seating.join(bo.session, 1, reply_to=None)
     to_the_pause(table, clock, {0: ana, 1: bo})
-    table.ready(ana.session)
+    ready(table, ana)
     clock.advance(6.0)
     assert table.match is not None and table.match.pause is not None
     before = table.match.engine.view(0) if table.match.engine else None
@@ -156,7 +156,7 @@ def test_a_restored_table_resumes_its_pause_with_its_time_left_and_ready_seats()
     assert back.match is not None and back.match.pause is not None and back.engine is not None
     assert back.engine.view(0) == before and back.engine.between_hands
     assert back.match.pause.ready == {0} and back.hand_ready == [0]
-    info = back.match.pause_info()
+    info = back.match.breaks.info()
     assert info is not None and info["waiting"] == [1]  # bo has dropped, but within the grace period
     assert abs(int(info["time_left_ms"]) - 34_000) <= 10  # type: ignore[call-overload]
     clock2.advance(9.9)
@@ -177,13 +177,13 @@ def test_a_table_restored_after_the_next_deal_resumes_that_hand_not_a_pause(
     spec = game_spec(game)
     table = lobby.open_table(spec, spec.options_from_dict(options), 30, bots=[2])
     ana, bo = Player(lobby.new_session("ana")), Player(lobby.new_session("bo"))
-    table.join(ana.session, 0, reply_to=None)
-    table.join(bo.session, 1, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
+    table.seating.join(bo.session, 1, reply_to=None)
     for _ in range(5_000):
         if started(ana) >= 2:
             break
         if table.match is not None and table.match.pause is not None:
-            table.ready(ana.session), table.ready(bo.session)
+            ready(table, ana), ready(table, bo)
             continue
         engine = table.engine
         mover = engine.to_move if engine is not None else None

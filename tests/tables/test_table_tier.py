@@ -35,13 +35,13 @@ def test_join_starts_the_game_and_each_player_sees_only_their_own_tiles() -> Non
     host = FakeHost()
     table = host.table("straight", {"players": 2})
     ana, bo = player("ana", 1), player("bo", 2)
-    table.join(ana.session, 0, reply_to=7)
+    table.seating.join(ana.session, 0, reply_to=7)
     seated, waiting = ana.new()
     assert (seated.type, seated.reply_to, seated.seat, seated.token) == ("seated", 7, 0, "token-of-player-p1")
     assert (waiting.type, waiting.table.status, waiting.view) == ("snapshot", "waiting", None)
     assert table.status == "waiting" and host.changes == ["t1"]
 
-    table.join(bo.session, 1, reply_to=None)
+    table.seating.join(bo.session, 1, reply_to=None)
     assert table.status == "playing" and table.games == 1
     for who, seat in ((ana, 0), (bo, 1)):
         snapshot = who.last("snapshot")
@@ -57,10 +57,10 @@ def test_join_starts_the_game_and_each_player_sees_only_their_own_tiles() -> Non
         assert bool(turn.legal_actions) == (seat == mover)  # legal actions go to the seat to move only
 
     with pytest.raises(CommandError) as refused:
-        table.join(player("cy", 3).session, 0, reply_to=None)
+        table.seating.join(player("cy", 3).session, 0, reply_to=None)
     assert refused.value.code == "seat_taken"
     with pytest.raises(CommandError) as refused:
-        table.join(ana.session, 1, reply_to=None)
+        table.seating.join(ana.session, 1, reply_to=None)
     assert refused.value.code == "already_seated"
 
 
@@ -69,7 +69,7 @@ def test_acting_goes_through_the_engine_and_out_of_turn_is_refused() -> None:
     table = host.table("straight", {"players": 2})
     players = [player("ana", 1), player("bo", 2)]
     for seat, who in enumerate(players):
-        table.join(who.session, seat, reply_to=None)
+        table.seating.join(who.session, seat, reply_to=None)
     mover = seat_to_move(table)
     assert mover is not None
     waiting = players[1 - mover]
@@ -88,8 +88,8 @@ def test_leaving_mid_game_hands_the_seat_to_a_bot_and_the_last_human_out_removes
     host = FakeHost(bot_delay_seconds=1.0)
     table = host.table("moon", bots=[2])
     ana, bo = player("ana", 1), player("bo", 2)
-    table.join(ana.session, 0, reply_to=None)
-    table.join(bo.session, 1, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
+    table.seating.join(bo.session, 1, reply_to=None)
     assert table.status == "playing"
     table.leave(bo.session)
     assert table.seats[1].bot and table.seats[1].name == "bot-1" and not bo.session.tables
@@ -108,8 +108,8 @@ def test_taking_a_bots_seat_mid_hand_waits_for_the_hand_over() -> None:
     host = FakeHost(bot_delay_seconds=1.0)
     table = host.table("moon", {"target": 7}, bots=[1, 2])
     ana, cy = player("ana", 1), player("cy", 3)
-    table.join(ana.session, 0, reply_to=None)
-    table.take_seat(cy.session, 2, reply_to=3)
+    table.seating.join(ana.session, 0, reply_to=None)
+    table.seating.take_seat(cy.session, 2, reply_to=3)
     seat = table.seats[2]
     assert seat.handing_over and seat.name == "cy"
     seated, snapshot, commitment = cy.new()
@@ -133,7 +133,7 @@ def test_a_turn_that_times_out_is_played_by_the_server_and_repeated_timeouts_mea
     host = FakeHost(timeouts_before_auto=2, auto_turn_seconds=2.0)
     table = host.table("straight", {"players": 2}, bots=[1], turn_seconds=10)
     ana = player("ana")
-    table.join(ana.session, 0, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
     run_until(host, lambda: seat_to_move(table) == 0)
     moves, left = table.moves, table.time_left_ms()
     assert left is not None and 9_500 <= left <= 10_000
@@ -162,8 +162,8 @@ def test_a_finished_game_starts_again_when_every_player_asks_for_a_rematch() -> 
     host = FakeHost(timeouts_before_auto=1, auto_turn_seconds=0.0, bot_delay_seconds=0.0)
     table = host.table("moon", {"target": 1}, bots=[1], turn_seconds=5)
     ana, bo = player("ana", 1), player("bo", 2)
-    table.join(ana.session, 0, reply_to=None)
-    table.join(bo.session, 2, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
+    table.seating.join(bo.session, 2, reply_to=None)
     run_until(host, lambda: table.status == "finished", step=5.0, limit=10_000)
     over = ana.last("event").event
     assert over.type == "game_over" and over.record_id == "r1" and host.records.get("r1") is not None
@@ -172,9 +172,9 @@ def test_a_finished_game_starts_again_when_every_player_asks_for_a_rematch() -> 
     assert refused.value.code in ("game_over", "not_your_turn", "illegal_action")
     assert host.clock.pending() == []  # nothing runs at a finished table
 
-    table.request_rematch(ana.session)
+    table.cycle.request_rematch(table.seat_of(ana.session))
     assert table.status == "finished" and table.rematch == {0}
-    table.request_rematch(bo.session)
+    table.cycle.request_rematch(table.seat_of(bo.session))
     assert table.status == "playing" and table.games == 2 and table.moves == 0 and table.rematch == set()
     assert all(seat.timeouts == 0 for seat in table.seats)
 
@@ -183,9 +183,9 @@ def test_rematch_before_the_end_is_refused_and_a_waiting_seat_left_is_empty_agai
     host = FakeHost()
     table = host.table("straight", {"players": 3})
     ana = player("ana")
-    table.join(ana.session, 1, reply_to=None)
+    table.seating.join(ana.session, 1, reply_to=None)
     with pytest.raises(CommandError) as refused:
-        table.request_rematch(ana.session)
+        table.cycle.request_rematch(table.seat_of(ana.session))
     assert refused.value.code == "game_in_progress"
     table.leave(ana.session)
     assert not table.seats[1].held and host.removed == ["t1"]  # nobody is left: removed
@@ -204,8 +204,8 @@ def test_an_away_player_is_played_for_after_the_grace_period_and_expires_to_a_bo
     ana, bo = Player(lobby.new_session("ana")), Player(lobby.new_session("bo"))
     moon = game_spec("moon")
     table = lobby.open_table(moon, moon.options_from_dict({}), 30, bots=[2])
-    table.join(ana.session, 0, reply_to=None)
-    table.join(bo.session, 1, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
+    table.seating.join(bo.session, 1, reply_to=None)
     assert table.status == "playing"
 
     bo.session.client = None
@@ -234,7 +234,7 @@ def test_a_restored_table_is_the_same_game_with_the_same_players_and_deadline() 
     ana = Player(lobby.new_session("ana"))
     moon = game_spec("moon")
     table = lobby.open_table(moon, moon.options_from_dict({}), 20, bots=[1, 2])
-    table.join(ana.session, 0, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
     for _ in range(200):
         if seat_to_move(table) == 0 and table.moves >= 3:
             break
@@ -272,19 +272,19 @@ def test_a_game_commits_to_its_deal_and_waits_for_the_players_seeds_on_the_clock
     host = FakeHost(deal_seed_wait_ms=1000)
     table = host.table("straight", {"players": 2})
     ana, bo = player("ana", 1), player("bo", 2)
-    table.join(ana.session, 0, reply_to=None)
-    table.join(bo.session, 1, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
+    table.seating.join(bo.session, 1, reply_to=None)
     commitment = ana.last("deal_commitment")
     assert (commitment.game_number, list(commitment.seats), commitment.wait_ms) == (1, [0, 1], 1000)
     assert table.status == "playing" and table.engine is None and not ana.of_type("turn")
-    table.contribute(ana.session, "ab" * 32)
+    table.cycle.contribute(table.seat_of(ana.session), "ab" * 32)
     assert bo.last("seed_contributed").seat == 0 and table.engine is None  # bo's seed may still come
     host.clock.advance(0.999)
     assert table.engine is None
     host.clock.advance(0.002)  # the wait is over: dealt with the seeds that came
     assert table.engine is not None and ana.last("turn").seat == seat_to_move(table)
     with pytest.raises(CommandError) as refused:
-        table.contribute(bo.session, "cd" * 32)
+        table.cycle.contribute(table.seat_of(bo.session), "cd" * 32)
     assert refused.value.code == "seed_closed"
 
 
@@ -292,9 +292,9 @@ def test_the_last_seed_deals_at_once() -> None:
     host = FakeHost(deal_seed_wait_ms=5000)
     table = host.table("straight", {"players": 2}, bots=[1])
     ana = player("ana")
-    table.join(ana.session, 0, reply_to=None)
+    table.seating.join(ana.session, 0, reply_to=None)
     assert table.engine is None
-    table.contribute(ana.session, "ef" * 32)  # the only human seat: no need to wait
+    table.cycle.contribute(table.seat_of(ana.session), "ef" * 32)  # the only human seat: no need to wait
     assert table.engine is not None and host.clock.now == 0.0
 
 
@@ -307,7 +307,7 @@ def test_listeners_who_neither_acted_nor_move_next_share_one_folded_event() -> N
     for seat, who in enumerate(people):
         who.session.folds = True
         who.session.start_log()
-        table.join(who.session, seat, reply_to=None)
+        table.seating.join(who.session, seat, reply_to=None)
     actor = seat_to_move(table)
     assert actor is not None
     legal = people[actor].last("event").turn.legal_actions

@@ -3,7 +3,7 @@ into a 55 s clock"): whatever came before the turn (a pause between hands and it
 connection and its resume, within the grace period or past it, timeouts and auto-play, then acting), the
 server never plays for a player before the deadline their last ``turn`` (or ``snapshot``) promised them.
 
-Driven through the seam (``Commands``, the connections' side of the table tier) on a manual clock, so a
+Driven through the seam (``CommandSeam``, the connections' side of the table tier) on a manual clock, so a
 resume is the one a connection makes; every frame a player gets is checked against that promise as it
 arrives (:class:`Watched`).
 """
@@ -18,7 +18,7 @@ from table_kit import MemoryLog, settings
 from test_commands import FakeLink, command, hello_body
 
 from boneyard.server.botrunner import BotRunner
-from boneyard.server.commands import Commands
+from boneyard.server.commands import CommandSeam
 from boneyard.server.host import ManualClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
@@ -70,7 +70,7 @@ class Watched(FakeLink):
 
 
 class Front:
-    """A lobby behind its ``Commands`` on a manual clock, with ana (seat 0) and bo (seat 1) at one table
+    """A lobby behind its ``CommandSeam`` on a manual clock, with ana (seat 0) and bo (seat 1) at one table
     (seat 2 a bot), each on a :class:`Watched` connection."""
 
     def __init__(self, game: str, options: dict[str, Any], **overrides: Any) -> None:
@@ -78,7 +78,7 @@ class Front:
         self.clock = ManualClock()
         self.config = {"grace_seconds": GRACE, "bot_delay_seconds": 0.5, **overrides}
         self.lobby = self.new_lobby(self.clock)
-        self.commands = Commands(self.lobby, hello_body())
+        self.commands = CommandSeam(self.lobby, hello_body())
         self.ids = 10
         self.ana = self.connect("ana", 0)
         create = dict(game=game, options=options, seat=0, bots=[2], turn_seconds=TURN)
@@ -108,7 +108,7 @@ class Front:
         self.clock, self.lobby = clock, self.new_lobby(clock)
         tables, sessions = self.log.load()
         assert restore(self.lobby, tables, sessions, clock.wall(), GRACE) == 1
-        self.commands = Commands(self.lobby, hello_body())
+        self.commands = CommandSeam(self.lobby, hello_body())
 
     @property
     def links(self) -> list[Watched]:

@@ -21,7 +21,7 @@ def humans(
     players = [player(f"p{i}", i + 1) for i in range(count)]
     table.owner = players[0].session.player_id
     for seat, who in enumerate(players):
-        table.join(who.session, seat, reply_to=None)
+        table.seating.join(who.session, seat, reply_to=None)
     return host, table, players
 
 
