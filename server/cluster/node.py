@@ -25,6 +25,8 @@ from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError
 from nats.js.kv import KeyValue
 
+from boneyard.server.accounts.book import AccountBook
+from boneyard.server.cluster import ClusterError
 from boneyard.server.cluster.directory import Directory
 from boneyard.server.cluster.home import HomeSide
 from boneyard.server.cluster.journal import ensure_stream
@@ -41,7 +43,8 @@ from boneyard.server.session import Session
 if TYPE_CHECKING:
     from boneyard.server.commands import Commands
     from boneyard.server.lobby import Lobby
-    from boneyard.server.metrics import ClusterMetrics
+    from boneyard.server.metrics import ClusterMetrics, Metrics
+    from boneyard.server.settings import Settings
 
 log = logging.getLogger("boneyard.cluster")
 
@@ -69,7 +72,8 @@ async def _bucket(js: JetStreamContext, name: str) -> KeyValue:
 
 
 class ClusterNode:
-    """This node's part in the cluster (``connect``, then ``attach`` the lobby and commands)."""
+    """This node's part in the cluster (``connect``, then ``attach`` the lobby and commands), and the
+    server's :class:`~boneyard.server.backend.Backend` on a cluster (``join``, then ``load``)."""
 
     def __init__(
         self,
@@ -153,6 +157,40 @@ class ClusterNode:
         stored = ClusterRecords(records, writes, records_in_memory)
         return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners, markers)
 
+    @classmethod
+    async def join(cls, url: str, name: str, settings: Settings) -> ClusterNode:
+        """:meth:`connect` with the settings' values; :class:`ClusterError` in one line if it cannot."""
+        try:
+            return await cls.connect(
+                url,
+                name,
+                records_in_memory=settings.records_in_memory,
+                ttl=settings.cluster_lease_seconds,
+                markers=settings.cluster_marker_seconds,
+            )
+        except Exception as error:  # nats-py's: no servers, timeouts, JetStream not enabled
+            why = error or type(error).__name__
+            raise ClusterError(f"cannot join the cluster at {url}: {why}") from error
+
+    # -- the server's backend (boneyard.server.backend.Backend) ----------------------------------------------
+
+    @property
+    def table_log(self) -> JournalLog:
+        return self.tablelog
+
+    @property
+    def gate(self) -> Writes:
+        return self.writes
+
+    def accounts(self) -> AccountBook:
+        return AccountBook()
+
+    async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
+        await self.attach(lobby, commands, metrics.watch_cluster(lambda: len(lobby.tables)))
+
+    def unhealthy(self) -> str | None:
+        return None if self.connected else "not connected to the cluster"
+
     async def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
         self.lobby, self.metrics = lobby, metrics
@@ -184,9 +222,9 @@ class ClusterNode:
     def connected(self) -> bool:
         return bool(self.nc.is_connected)
 
-    async def close(self) -> None:
+    async def close(self, lobby: Lobby | None = None) -> None:
         """Leave the cluster: this node's tables are handed over (the lobby is stopped: no timer runs);
-        queued messages go first."""
+        queued messages go first. (``lobby``: the backend's signature; the node holds its own.)"""
         if self._sweeping is not None:
             self._sweeping.cancel()
         await self.ownership.stop()
