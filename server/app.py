@@ -145,7 +145,7 @@ class BoneyardServer:
         self.lobby.bots.start()
         hello = hello_body(settings, self.max_connections)
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
-        commands = Commands(self.lobby, hello, backend.accounts())
+        commands = Commands(self.lobby, hello, backend.account_book())
         self._ctx = ServerContext(
             commands,
             settings,

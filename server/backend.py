@@ -4,7 +4,7 @@ Three backends: :class:`MemoryBackend` (``durable = false``: nothing outlives th
 :class:`SQLiteBackend` (one node's database file), and the cluster's
 (:class:`boneyard.server.cluster.node.ClusterNode`: NATS JetStream). The server asks every
 backend the same things, in this order: its :attr:`~Backend.records`, :attr:`~Backend.table_log` and
-:attr:`~Backend.gate` when the lobby and the outbox are made, its :meth:`~Backend.accounts` when the
+:attr:`~Backend.gate` when the lobby and the outbox are made, its :meth:`~Backend.account_book` when the
 commands are, :meth:`~Backend.load` once both exist (before the server listens), :meth:`~Backend.unhealthy`
 at each ``/healthz``, and :meth:`~Backend.close` last (after the lobby stopped; also when the start failed).
 
@@ -65,7 +65,7 @@ class Backend(Protocol):
         wait for, an in-memory server)."""
         ...
 
-    def accounts(self) -> AccountBook:
+    def account_book(self) -> AccountBook:
         """The accounts players sign in to (made once, before the commands)."""
         ...
 
@@ -95,7 +95,7 @@ class MemoryBackend:
     def __init__(self, records_in_memory: int) -> None:
         self.records: RecordStore = MemoryRecordStore(records_in_memory)
 
-    def accounts(self) -> AccountBook:
+    def account_book(self) -> AccountBook:
         return AccountBook()
 
     async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
@@ -149,7 +149,7 @@ class SQLiteBackend:
     def gate(self) -> Gate:
         return self.storage.journal
 
-    def accounts(self) -> AccountBook:
+    def account_book(self) -> AccountBook:
         return load_book(self.storage.journal, self._path)
 
     async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol
 
 import msgpack
@@ -142,7 +143,8 @@ class Commands:
             if kind == "ping":
                 send(link, body_of_dict({**_PONG, "reply_to": reply_to}))
             elif kind == "identify":
-                self._identify(link, command)
+                # a cluster's accounts are brought up to date first (on one node: at once)
+                self.accounts.ready(command, self._nonces.get(link), partial(self._identify, link, command))
             else:
                 self._error(link, "not_identified", "identify first", reply_to)
                 link.close_with(4001, "the first command must be identify")

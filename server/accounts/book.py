@@ -125,6 +125,23 @@ class AccountBook:
         for public_key in account.keys:
             self._by_public_key[public_key] = account
 
+    def forget(self, key: str) -> None:
+        """The account whose name has this key is gone (a cluster's claim undone)."""
+        account = self._accounts.pop(key, None)
+        if account is None:
+            return
+        if self._looks.get(look_key(account.name)) is account:
+            del self._looks[look_key(account.name)]
+        for public_key in account.keys:
+            if self._by_public_key.get(public_key) is account:
+                del self._by_public_key[public_key]
+
+    def spent_elsewhere(self, code: str) -> None:
+        """The code was spent on another server of a cluster: never again here."""
+        hashed = code_hash(code)
+        self._codes.pop(hashed, None)
+        self._spent.add(hashed)
+
     def create(self, name: str, public_key: str, now: float) -> Account:
         """A new account (the caller checked the name is free and allowed, and the key unused)."""
         account = Account(account_key(name), name, now)

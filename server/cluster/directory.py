@@ -120,6 +120,14 @@ class Directory:
         """Write ``key``; its new revision."""
         return await self._bucket.put(key, value)
 
+    async def create(self, key: str, value: bytes) -> int | None:
+        """Write ``key`` if it has no value; its revision, or ``None``: it has one (someone's, maybe
+        written a moment ago on another node: compare-and-set)."""
+        try:
+            return await self._bucket.create(key, value)
+        except KeyWrongLastSequenceError:
+            return None
+
     async def update(self, key: str, value: bytes, last: int) -> int | None:
         """Write ``key`` if its revision is still ``last``; its new revision, or ``None``: another
         writer came between (what this one meant to write is not the key's any more)."""

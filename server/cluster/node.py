@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import nats
@@ -27,6 +28,7 @@ from nats.js.kv import KeyValue
 
 from boneyard.server.accounts.book import AccountBook
 from boneyard.server.cluster import ClusterError
+from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET, ClusterAccounts
 from boneyard.server.cluster.directory import Directory
 from boneyard.server.cluster.home import HomeSide
 from boneyard.server.cluster.journal import ensure_stream
@@ -87,6 +89,7 @@ class ClusterNode:
         ttl: float,
         owners: Directory,
         markers: float,
+        accounts: ClusterAccounts,
     ) -> None:
         self.name = name
         self.nc = nc
@@ -97,6 +100,8 @@ class ClusterNode:
         self.tokens = tokens
         self.owners = owners
         """Every table's ownership record, mirrored (the takeovers' scan reads it)."""
+        self.accounts = accounts
+        """The cluster's accounts (this node's copy of the accounts bucket)."""
         self.tablelog = JournalLog(self.js, writes, leases, tokens, name, self.lost)
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
@@ -154,8 +159,9 @@ class ClusterNode:
         tokens = await _bucket(js, TOKENS_BUCKET)
         leases = await LeaseBook.open(js, name, ttl=ttl)
         owners = await Directory.open(js, OWNERS_BUCKET)
+        accounts = ClusterAccounts(await Directory.open(js, ACCOUNTS_BUCKET), writes, time.time)
         stored = ClusterRecords(records, writes, records_in_memory)
-        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners, markers)
+        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners, markers, accounts)
 
     @classmethod
     async def join(cls, url: str, name: str, settings: Settings) -> ClusterNode:
@@ -182,10 +188,12 @@ class ClusterNode:
     def gate(self) -> Writes:
         return self.writes
 
-    def accounts(self) -> AccountBook:
-        return AccountBook()
+    def account_book(self) -> AccountBook:
+        return self.accounts.book
 
     async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
+        commands.accounts.store = self.accounts
+        self.accounts.start()
         await self.attach(lobby, commands, metrics.watch_cluster(lambda: len(lobby.tables)))
 
     def unhealthy(self) -> str | None:
@@ -238,8 +246,10 @@ class ClusterNode:
             with contextlib.suppress(Exception):
                 await subscription.unsubscribe()
         await self.mirror.close()
-        with contextlib.suppress(Exception):
-            await self.owners.close()
+        await self.accounts.close()
+        for directory in (self.owners, self.accounts.directory):
+            with contextlib.suppress(Exception):
+                await directory.close()
         with contextlib.suppress(Exception):
             await self.nc.drain()
 
