@@ -23,7 +23,6 @@ through the node's :class:`~boneyard.server.cluster.writes.Writes`: the ``welcom
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import logging
 from collections.abc import Callable
@@ -32,7 +31,7 @@ from boneyard.protocol.accounts import SignIn
 from boneyard.server.accounts.book import Account, AccountBook, code_hash
 from boneyard.server.accounts.names import account_key, look_key, refusal
 from boneyard.server.accounts.signin import name_taken, refused, verified
-from boneyard.server.cluster.directory import Changes, Directory
+from boneyard.server.cluster.directory import Directory, from_key_part, key_part
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.errors import CommandError
 
@@ -43,20 +42,16 @@ CATCH_UP_SECONDS = 2.0
 """How long an ``identify`` waits at most for this node's copy of the accounts to catch up."""
 
 
-def _part(text: str) -> str:
-    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
-
-
 def account_entry(key: str) -> str:
-    return f"a.{_part(key)}"
+    return f"a.{key_part(key)}"
 
 
 def _look_entry(name: str) -> str:
-    return f"l.{_part(look_key(name))}"
+    return f"l.{key_part(look_key(name))}"
 
 
 def _key_entry(public_key: str) -> str:
-    return f"k.{_part(public_key)}"
+    return f"k.{key_part(public_key)}"
 
 
 def _code_entry(code_hash: str) -> str:
@@ -94,19 +89,12 @@ class ClusterAccounts:
 
     def start(self) -> None:
         """Fill the book from the mirror and follow the bucket from now on."""
-        changes = self.directory.changes()
-        for entry, value in list(self.directory.entries.items()):
-            self._apply(entry, value)
-        self._following = asyncio.get_running_loop().create_task(self._follow(changes))
-
-    async def _follow(self, changes: Changes) -> None:
-        async for entry, value in changes:
-            self._apply(entry, value)
+        self._following = self.directory.follow(self._apply)
 
     def _apply(self, entry: str, value: bytes | None) -> None:
         if not entry.startswith("a."):
             return
-        key = base64.urlsafe_b64decode(entry[2:] + "=" * (-len(entry[2:]) % 4)).decode()
+        key = from_key_part(entry[2:])
         if value is None:
             self.book.forget(key)
             self._banned.discard(key)

@@ -35,6 +35,7 @@ from boneyard.server.cluster.journal import ensure_stream
 from boneyard.server.cluster.leases import OWNERS_BUCKET, LeaseBook
 from boneyard.server.cluster.mirror import LobbyMirror
 from boneyard.server.cluster.owner import OwnerSide
+from boneyard.server.cluster.ratings import RATINGS_BUCKET, ClusterRatings
 from boneyard.server.cluster.records import ClusterRecords
 from boneyard.server.cluster.relay import REHOME, Bus, RelaySession, inbox, outbox
 from boneyard.server.cluster.tablelog import TOKENS_BUCKET, JournalLog
@@ -89,7 +90,7 @@ class ClusterNode:
         ttl: float,
         owners: Directory,
         markers: float,
-        accounts: ClusterAccounts,
+        players: tuple[ClusterAccounts, ClusterRatings],
     ) -> None:
         self.name = name
         self.nc = nc
@@ -100,8 +101,8 @@ class ClusterNode:
         self.tokens = tokens
         self.owners = owners
         """Every table's ownership record, mirrored (the takeovers' scan reads it)."""
-        self.accounts = accounts
-        """The cluster's accounts (this node's copy of the accounts bucket)."""
+        self.accounts, self.ratings = players
+        """The cluster's accounts and ratings (this node's copies of their buckets)."""
         self.tablelog = JournalLog(self.js, writes, leases, tokens, name, self.lost)
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
@@ -160,8 +161,10 @@ class ClusterNode:
         leases = await LeaseBook.open(js, name, ttl=ttl)
         owners = await Directory.open(js, OWNERS_BUCKET)
         accounts = ClusterAccounts(await Directory.open(js, ACCOUNTS_BUCKET), writes, time.time)
+        ratings = ClusterRatings(await Directory.open(js, RATINGS_BUCKET), writes)
         stored = ClusterRecords(records, writes, records_in_memory)
-        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners, markers, accounts)
+        players = accounts, ratings
+        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners, markers, players)
 
     @classmethod
     async def join(cls, url: str, name: str, settings: Settings) -> ClusterNode:
@@ -193,7 +196,9 @@ class ClusterNode:
 
     async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
         commands.accounts.store = self.accounts
+        lobby.ratings = self.ratings.book
         self.accounts.start()
+        self.ratings.start()
         await self.attach(lobby, commands, metrics.watch_cluster(lambda: len(lobby.tables)))
 
     def unhealthy(self) -> str | None:
@@ -247,7 +252,8 @@ class ClusterNode:
                 await subscription.unsubscribe()
         await self.mirror.close()
         await self.accounts.close()
-        for directory in (self.owners, self.accounts.directory):
+        await self.ratings.close()
+        for directory in (self.owners, self.accounts.directory, self.ratings.directory):
             with contextlib.suppress(Exception):
                 await directory.close()
         with contextlib.suppress(Exception):

@@ -9,6 +9,7 @@ to register one name (or two names that look alike), exactly one wins and every 
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import TYPE_CHECKING, Any
 
 from clusterkit import Player, cluster
@@ -81,3 +82,51 @@ async def test_nodes_racing_to_register_a_name_exactly_one_wins(nats_server: Nat
                 await refused(
                     player, await player.request(type="identify", name=won[0].account), "name_taken"
                 )
+
+
+async def rated_moon_on(url: str, signer: Signer) -> tuple[Player, str]:
+    """``signer`` signed in through ``url``, at a new rated Moon table there with two bots."""
+    player = await connect(url)
+    assert (await sign_in(player, signer)).type == "welcome"
+    created = await player.request(
+        type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=30, rated=True,
+        options={"target": 3},
+    )  # fmt: skip
+    assert created.type == "table_created" and created.table.rated, created
+    return player, created.table.table_id
+
+
+async def profile_once_rated(url: str, games: int) -> Any:
+    """ana's profile through ``url``, once it counts ``games`` rated games (other nodes' copies follow
+    the bucket within moments)."""
+    player = await Player.connect(url, "watcher")
+    async with asyncio.timeout(10):
+        while True:
+            profile = await player.request(type="get_profile", player="ana")
+            if profile.type == "profile" and profile.ratings and profile.ratings[0].games == games:
+                return profile
+            await asyncio.sleep(0.05)
+
+
+async def test_ratings_are_the_same_on_every_node_none_lost(nats_server: NatsServer, keys: Any) -> None:
+    async with cluster(nats_server.url, 3) as (a, b, c):
+        key = keys()
+        first, table_a = await rated_moon_on(a.url, Signer("ana", key, create=True))
+        # Two rated games of one player at once, on two nodes: each node rates its own game, from the
+        # same rating, and writes it by compare-and-set: the second write applies its change again.
+        second, table_b = await rated_moon_on(b.url, Signer("ana", key))
+        overs = await asyncio.gather(
+            first.play(table_a, random.Random(1)), second.play(table_b, random.Random(2))
+        )
+        for player in (first, second):
+            changes = await player.until(lambda m: m.type == "rating_changes")
+            assert changes.changes[0].player == "ana"
+        wins = sum(int(over.winner == 0) for over in overs)
+        seen = []
+        for node in (a, b, c):
+            profile = await profile_once_rated(node.url, 2)
+            assert profile.total == 2, node.name  # both games in the history, on every node
+            assert profile.ratings[0].wins == wins
+            assert {g.record_id for g in profile.games} == {over.record_id for over in overs}
+            seen.append((profile.ratings[0].rating, profile.ratings[0].deviation))
+        assert len(set(seen)) == 1, seen  # one rating, whichever node is asked
