@@ -216,6 +216,7 @@ class Commands:
             session = lobby.new_session(name)
             if account is not None:
                 lobby.presence.signed_in(session, account)
+                session.muted = self.accounts.book.mutes_of(account)
             peer = link.peer()
             _attach(link, session, command)
             session.deliver(_welcome(session, command.id, resumed=False, replayed=0))

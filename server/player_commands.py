@@ -43,10 +43,12 @@ def _link_device(front: Front, link: Charged, session: Session, command: Any) ->
 
 def _mute(front: Front, link: Charged, session: Session, command: Any) -> None:
     session.muted = session.muted | {muted_key(command.player)}
+    front.accounts.book.keep_mutes(session.account, session.muted)  # a signed-in player's outlive the session
 
 
 def _unmute(front: Front, link: Charged, session: Session, command: Any) -> None:
     session.muted = session.muted - {muted_key(command.player)}
+    front.accounts.book.keep_mutes(session.account, session.muted)
 
 
 def _report(front: Front, link: Charged, session: Session, command: Any) -> None:

@@ -59,13 +59,20 @@ def _code_entry(code_hash: str) -> str:
 
 
 def _encoded(account: Account, banned: bool = False) -> bytes:
-    value = {"name": account.name, "created": account.created, "keys": sorted(account.keys), "banned": banned}
+    value = {
+        "name": account.name,
+        "created": account.created,
+        "keys": sorted(account.keys),
+        "banned": banned,
+        "muted": sorted(account.muted),
+    }
     return json.dumps(value).encode()
 
 
 def _decoded(key: str, value: bytes) -> tuple[Account, bool]:
     data = json.loads(value)
     account = Account(key, str(data["name"]), float(data["created"]), {str(k) for k in data["keys"]})
+    account.muted = frozenset(str(name) for name in data.get("muted", ()))
     return account, bool(data.get("banned", False))
 
 
@@ -185,22 +192,38 @@ class ClusterAccounts:
         pass  # the store creates a cluster's accounts (``created``), never the book
 
     def key_added(self, account: Account, public_key: str, now: float) -> None:
+        def add(current: Account) -> None:
+            current.keys.add(public_key)
+
+        self._update(account, add, claim=(_key_entry(public_key), account.key.encode()))
+
+    def mutes_changed(self, account: Account) -> None:
+        muted = account.muted
+
+        def mute(current: Account) -> None:
+            current.muted = muted
+
+        self._update(account, mute)
+
+    def _update(
+        self, account: Account, change: Callable[[Account], None], claim: tuple[str, bytes] | None = None
+    ) -> None:
+        """Make ``change`` to the account's entry (through ``Writes``: what follows waits), by
+        compare-and-set on the latest value, after creating ``claim`` (a key and its value), if given."""
         key = account.key
         directory = self.directory
 
         async def write() -> None:
             try:
-                await directory.create(_key_entry(public_key), key.encode())
-                while True:
-                    stored = await directory.revision(account_entry(key))
-                    if stored is None:
-                        return
+                if claim is not None:
+                    await directory.create(*claim)
+                while (stored := await directory.revision(account_entry(key))) is not None:
                     current, banned = _decoded(key, stored[0])
-                    current.keys.add(public_key)
+                    change(current)
                     if await directory.update(account_entry(key), _encoded(current, banned), stored[1]):
                         return
             except Exception as error:
-                log.warning("accounts: cannot add a key to %s: %s", account.name, error)
+                log.warning("accounts: cannot change the account %s: %s", account.name, error)
 
         self._writes.write(write, f"account {key}")
 

@@ -172,6 +172,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at REAL NOT NULL
         )""",
     ),
+    # 13: each account's mutes (the display names whose chat it hides), kept from one sign-in to the next.
+    (
+        """CREATE TABLE mutes (
+            account TEXT NOT NULL,
+            muted TEXT NOT NULL,
+            PRIMARY KEY (account, muted)
+        ) WITHOUT ROWID""",
+    ),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

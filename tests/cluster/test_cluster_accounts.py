@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from clusterkit import Player, cluster
 from test_accounts import connect, keys, refused, sign_in
+from test_moderation import lines_heard
 
 from boneyard.clients.cli.core.identity import Signer
 
@@ -40,12 +41,15 @@ async def test_an_account_made_on_one_node_signs_in_on_every_node(nats_server: N
         await refused(stranger, await sign_in(stranger, Signer("ana", keys())), "sign_in_refused")
         impostor = await connect(c.url)
         await refused(impostor, await impostor.request(type="identify", name="ANA"), "name_taken")
+        # A mute made on one node is the account's: a new session on another node starts with it.
+        assert (await on_b.request(type="mute", player="bob")).type == "ok"
         # A second device: the code made on node b is spent on node c, and only once.
         code = await on_b.request(type="link_device")
         assert code.type == "link_code"
         phone = Signer("ana", keys(), link_code=code.code)
         linked = await connect(c.url)
         assert (await sign_in(linked, phone)).account == "Ana"
+        assert await lines_heard(c.url, linked, ["bob", "cy"]) == ["cy", "me"]
         again = await connect(a.url)
         await refused(
             again, await sign_in(again, Signer("ana", keys(), link_code=code.code)), "sign_in_refused"
