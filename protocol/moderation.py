@@ -3,7 +3,8 @@ server's operator.
 
 A mute hides a player's chat lines from the muting session only, from then on (a table's chat history in a
 ``snapshot`` is not filtered); it changes nothing else: it is not a block, so nobody can dodge opponents
-with it. Mutes last as long as the session. A report is kept for the operator
+with it. A guest's mutes last as long as the session; a signed-in player's are the account's, kept for its
+next sign-ins. A report is kept for the operator
 (``boneyard-server players reports``); the reported player is not told.
 """
 

@@ -14,7 +14,6 @@ import asyncio
 import dataclasses
 import logging
 import socket
-import sys
 from collections.abc import Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
@@ -26,9 +25,8 @@ from boneyard.protocol import (
     COMMAND_LIMITS,
     SUBPROTOCOL,
 )
-from boneyard.server.accounts.sqlite import load_book
+from boneyard.server.backend import Backend, MemoryBackend, SQLiteBackend
 from boneyard.server.botrunner import BotRunner
-from boneyard.server.cluster import ClusterError
 from boneyard.server.commands import Commands
 from boneyard.server.connection import Client, ServerContext
 from boneyard.server.endpoints import Endpoints
@@ -40,13 +38,9 @@ from boneyard.server.machine import check_bindable, connection_cap, descriptor_l
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
 from boneyard.server.proxies import TrustedProxies
-from boneyard.server.ratings.sqlite import load_ratings
-from boneyard.server.records import MemoryRecordStore, RecordStore
+from boneyard.server.records import RecordStore
 from boneyard.server.settings import Settings
-from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage
-from boneyard.server.storage.restore import restore
-from boneyard.server.storage.store import NO_LOG, TableLog
 from boneyard.server.webfiles import bundled
 from boneyard.server.wsconnection import BoneyardConnection
 
@@ -55,8 +49,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boneyard.server")
 
-DB_SWITCH_INTERVAL = 0.001
-"""The interpreter's GIL switch interval on a durable server (seconds)."""
 HEARTBEAT_SLICE_SECONDS = 0.1
 """Heartbeat pings go out to a slice of the connections this often."""
 
@@ -73,18 +65,20 @@ class BoneyardServer:
     ``stop()`` is graceful: it stops accepting, stops the tables' timers, closes every client with
     1012 and waits (up to ``shutdown_seconds``) for them to go.
 
-    With ``settings.durable`` (the default), ``start()`` opens ``settings.db`` (a
-    :class:`~server.storage.db.StorageError` if it cannot be used) and restores the tables stored
-    there; records are stored there too unless ``store`` is given.
+    ``start()`` chooses the backend (:mod:`boneyard.server.backend`) once: the cluster's with
+    ``settings.cluster``, else with ``settings.durable`` (the default) ``settings.db`` (a
+    :class:`~server.storage.db.StorageError` if it cannot be used) and the tables stored there restored,
+    else memory. Records are the backend's unless ``store`` is given.
     """
 
     def __init__(self, settings: Settings | None = None, *, store: RecordStore | None = None) -> None:
         self.settings = settings if settings is not None else Settings()
-        self._own_store = store is None
-        if store is None:
-            store = MemoryRecordStore(self.settings.records_in_memory)
-        self.store: RecordStore = store
+        self._given_store = store
+        self.backend: Backend = MemoryBackend(self.settings.records_in_memory)
+        """Where tables, records and accounts are kept (chosen by ``start()``)."""
+        self.store: RecordStore = store if store is not None else self.backend.records
         self.storage: Storage | None = None
+        """The database (``settings.durable`` on a single node), once started."""
         self.cluster: ClusterNode | None = None
         """This node's part in a cluster (``settings.cluster``), once started."""
         self.failed: BaseException | None = None
@@ -110,106 +104,57 @@ class BoneyardServer:
         """Listen on ``settings.host:settings.port`` (``port`` 0: any free port; see :attr:`port`)."""
         if self._server is not None:
             raise RuntimeError("the server is already started")
-        settings = self.settings
         loop = asyncio.get_running_loop()
-        if settings.cluster is not None:
-            await self._join_cluster(settings.cluster)
-        elif settings.durable:
-            await check_bindable(loop, settings.host, settings.port)  # before the database is created
-            log.info("database %s", settings.db)
-            self.storage = await Storage.open(
-                settings.db,
-                self._storage_failed,
-                sync=settings.db_sync,
-                commit_window=settings.commit_window_ms / 1000,
-            )
-            journal = self.storage.journal
-            journal.on_commit = self.metrics.watch_database(settings.db, journal.queued_statements)
-            # Frames wait for the journal's worker thread, and a thread that wants the GIL from a busy
-            # loop waits up to the switch interval (5 ms by default) each time it does: at 1 ms, the
-            # median command-to-broadcast at 10,000 connections fell from 15 to 8 ms (bench/README.md).
-            if settings.db_sync == "full":
-                sys.setswitchinterval(DB_SWITCH_INTERVAL)
-            if self._own_store:
-                self.store = self.storage.records
+        self.backend = await self._open_backend(loop)
+        self.store = self._given_store if self._given_store is not None else self.backend.records
         try:
             await self._start(loop)
         except BaseException:
             if self.lobby is not None:
                 self.lobby.stop()
-            if self.storage is not None:
-                await self.storage.close()
-            if self.cluster is not None:
-                await self.cluster.close()
+            await self.backend.close(None)
             raise
 
-    async def _join_cluster(self, url: str) -> None:
-        """Connect to NATS: the tables' records and lobby are the cluster's (SQLite is not used)."""
-        from boneyard.server.cluster.node import ClusterNode  # nats-py: the optional cluster extra
-
+    async def _open_backend(self, loop: asyncio.AbstractEventLoop) -> Backend:
+        """The backend the settings ask for, opened: the one place that chooses."""
         settings = self.settings
-        name = settings.node or node_name(settings.port)
-        log.info("joining the cluster at %s as node %s", url, name)
-        try:
-            self.cluster = await ClusterNode.connect(
-                url,
-                name,
-                records_in_memory=settings.records_in_memory,
-                ttl=settings.cluster_lease_seconds,
-                markers=settings.cluster_marker_seconds,
-            )
-        except Exception as error:  # nats-py's: no servers, timeouts, JetStream not enabled
-            raise ClusterError(
-                f"cannot join the cluster at {url}: {error or type(error).__name__}"
-            ) from error
-        if self._own_store:
-            self.store = self.cluster.records
+        if settings.cluster is not None:
+            # nats-py: the optional cluster extra, imported only when a cluster is asked for
+            from boneyard.server.cluster.node import ClusterNode
+
+            name = settings.node or node_name(settings.port)
+            log.info("joining the cluster at %s as node %s", settings.cluster, name)
+            self.cluster = await ClusterNode.join(settings.cluster, name, settings)
+            return self.cluster
+        if settings.durable:
+            await check_bindable(loop, settings.host, settings.port)  # before the database is created
+            stored = await SQLiteBackend.open(settings, self.metrics, self._storage_failed)
+            self.storage = stored.storage
+            return stored
+        return MemoryBackend(settings.records_in_memory)
 
     async def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         settings = self.settings
         descriptors = descriptor_limit()
         self.max_connections = connection_cap(settings.max_connections, descriptors)
         log.info("max_connections %d (descriptor limit %d)", self.max_connections, descriptors)
-        storage = self.storage
+        backend = self.backend
         self._stopped = asyncio.Event()
-        self.lobby = Lobby(settings, self.metrics, self.store, LoopClock(loop), self._table_log())
+        self.lobby = Lobby(settings, self.metrics, self.store, LoopClock(loop), backend.table_log)
         self.lobby.bots = BotRunner(loop, settings.bot_workers, settings.bot_nice)
         self.lobby.bots.start()
         hello = hello_body(settings, self.max_connections)
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
-        gate = storage.journal if storage else self.cluster.writes if self.cluster else None
-        accounts = None
-        if storage is not None:
-            accounts = load_book(storage.journal, storage.db.path)
-            self.lobby.ratings = load_ratings(storage.journal, storage.db.path)
-            self.lobby.reports.journal = storage.journal
-        commands = Commands(self.lobby, hello, accounts)
+        commands = Commands(self.lobby, hello, backend.account_book())
         self._ctx = ServerContext(
             commands,
             settings,
             self.metrics,
-            Outbox(loop, gate),
+            Outbox(loop, backend.gate),
             decode_limits,
             TrustedProxies(settings.trusted_proxies),
         )
-        if self.cluster is not None:
-            lobby = self.lobby
-            await self.cluster.attach(lobby, commands, self.metrics.watch_cluster(lambda: len(lobby.tables)))
-        if storage is not None:
-            restore(
-                self.lobby,
-                *storage.load(),
-                self.lobby.clock.wall(),
-                settings.grace_seconds,
-                settings.resume_buffer_frames,
-            )
-            for table in list(self.lobby.tables.values()):
-                self.lobby.remove_if_left_empty(table)  # restored tables nobody comes back to go too
-            storage.log.logs_restored()
-            # The first commit before listening: a server that cannot store must not look healthy.
-            await storage.journal.committed()
-            if storage.journal.failed is not None:
-                raise StorageError(f"cannot write to {settings.db}: {storage.journal.failed}")
+        await backend.load(self.lobby, commands, self.metrics)
         self._server = await serve(
             self._handle,
             settings.host,
@@ -237,11 +182,6 @@ class BoneyardServer:
         if settings.gc_freeze_seconds > 0:
             self._gc_keeper = self._gc.start(loop)
         log.info("serving", extra={"peer": f"{settings.host}:{self.port}"})
-
-    def _table_log(self) -> TableLog:
-        if self.cluster is not None:
-            return self.cluster.tablelog
-        return self.storage.log if self.storage is not None else NO_LOG
 
     @property
     def port(self) -> int:
@@ -287,13 +227,7 @@ class BoneyardServer:
                 if task is not None:
                     task.cancel()
             self.metrics.loop_lag.stop()
-            if self.storage is not None and self.failed is None:
-                # Sessions' logs, for exact resumes after the restart (seats were stored as they changed).
-                self.storage.log.session_logs(self.lobby.by_token.values())
-            if self.storage is not None:
-                await self.storage.close()  # everything queued is committed first
-            if self.cluster is not None:
-                await self.cluster.close()  # its tables handed over to the other nodes
+            await self.backend.close(self.lobby)
             self._stopped.set()
         log.info("stopped")
 
@@ -375,13 +309,9 @@ class BoneyardServer:
 
     def _unhealthy(self) -> str | None:
         """Why ``/healthz`` answers 503, or ``None``: healthy."""
-        if self.failed is not None:
-            return "the database failed"
-        if self._stopping:
-            return "stopping"
-        if self.cluster is not None and not self.cluster.connected:
-            return "not connected to the cluster"
-        return None
+        if (why := self.backend.unhealthy()) is not None:
+            return why
+        return "stopping" if self._stopping else None
 
     def _table_counts(self) -> list[tuple[str, str, int]]:
         return [] if self.lobby is None else list(self.lobby.table_counts())

@@ -15,6 +15,7 @@ the lobby or the table it names, and the replies: ``ok``, or ``error`` with its 
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Protocol, get_args
 
 import msgpack
@@ -130,7 +131,8 @@ class CommandSeam:
             if kind == "ping":
                 send(link, body_of_dict({**_PONG, "reply_to": reply_to}))
             elif isinstance(command, Identify):
-                self._identify(link, command)
+                # a cluster's accounts are brought up to date first (on one node: at once)
+                self.accounts.ready(command, self._nonces.get(link), partial(self._identify, link, command))
             else:
                 self._error(link, "not_identified", "identify first", reply_to)
                 link.close_with(4001, "the first command must be identify")
@@ -202,6 +204,7 @@ class CommandSeam:
             session = lobby.new_session(name)
             if account is not None:
                 lobby.presence.signed_in(session, account)
+                session.muted = self.accounts.book.mutes_of(account)
             peer = link.peer()
             _attach(link, session, command)
             session.deliver(_welcome(session, command.id, resumed=False, replayed=0))

@@ -47,10 +47,12 @@ def _link_device(front: Front, link: Charged, session: Session, command: LinkDev
 
 def _mute(front: Front, link: Charged, session: Session, command: Mute) -> None:
     session.muted = session.muted | {muted_key(command.player)}
+    front.accounts.book.keep_mutes(session.account, session.muted)  # a signed-in player's outlive the session
 
 
 def _unmute(front: Front, link: Charged, session: Session, command: Unmute) -> None:
     session.muted = session.muted - {muted_key(command.player)}
+    front.accounts.book.keep_mutes(session.account, session.muted)
 
 
 def _report(front: Front, link: Charged, session: Session, command: Report) -> None:

@@ -66,6 +66,8 @@ CLUSTER = (
     "directory",
     "cas",
     "places",
+    "accounts",
+    "ratings",
 )
 """``boneyard.server.cluster``, every module (a new one is added here: the test below checks the list)."""
 CLUSTER_PARTS = ("mirror", "home", "owner", "records")

@@ -34,6 +34,8 @@ class Account:
     created: float
     keys: set[str] = field(default_factory=set)
     """Its Ed25519 public keys (base64url)."""
+    muted: frozenset[str] = frozenset()
+    """Who it muted (``moderation.muted_key`` of each display name): a session it signs in to starts so."""
 
 
 class AccountLog(Protocol):
@@ -46,6 +48,10 @@ class AccountLog(Protocol):
     def code_made(self, account: Account, code_hash: str, expires: float) -> None: ...
 
     def code_spent(self, code_hash: str) -> None: ...
+
+    def mutes_changed(self, account: Account) -> None:
+        """``account.muted`` is what it is now."""
+        ...
 
     def stored_code(self, code_hash: str) -> tuple[str, float] | None:
         """A code written by someone else (an operator's recovery code): its account key and expiry."""
@@ -69,6 +75,9 @@ class NoAccountLog:
         pass
 
     def code_spent(self, code_hash: str) -> None:
+        pass
+
+    def mutes_changed(self, account: Account) -> None:
         pass
 
     def stored_code(self, code_hash: str) -> tuple[str, float] | None:
@@ -125,6 +134,23 @@ class AccountBook:
         for public_key in account.keys:
             self._by_public_key[public_key] = account
 
+    def forget(self, key: str) -> None:
+        """The account whose name has this key is gone (a cluster's claim undone)."""
+        account = self._accounts.pop(key, None)
+        if account is None:
+            return
+        if self._looks.get(look_key(account.name)) is account:
+            del self._looks[look_key(account.name)]
+        for public_key in account.keys:
+            if self._by_public_key.get(public_key) is account:
+                del self._by_public_key[public_key]
+
+    def spent_elsewhere(self, code: str) -> None:
+        """The code was spent on another server of a cluster: never again here."""
+        hashed = code_hash(code)
+        self._codes.pop(hashed, None)
+        self._spent.add(hashed)
+
     def create(self, name: str, public_key: str, now: float) -> Account:
         """A new account (the caller checked the name is free and allowed, and the key unused)."""
         account = Account(account_key(name), name, now)
@@ -138,6 +164,19 @@ class AccountBook:
         account.keys.add(public_key)
         self._by_public_key[public_key] = account
         self.log.key_added(account, public_key, now)
+
+    def keep_mutes(self, key: str | None, muted: frozenset[str]) -> None:
+        """A signed-in session's mutes changed: the account keeps them (``key`` ``None``: a guest's,
+        which go with its session)."""
+        account = None if key is None else self._accounts.get(key)
+        if account is not None and account.muted != muted:
+            account.muted = muted
+            self.log.mutes_changed(account)
+
+    def mutes_of(self, key: str) -> frozenset[str]:
+        """The mutes a session signed in to the account starts with."""
+        account = self._accounts.get(key)
+        return frozenset() if account is None else account.muted
 
     def new_code(self, account: Account, now: float, lasts: float) -> str:
         """A one-time code adding a key to ``account`` until ``now + lasts``."""

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from boneyard.protocol.accounts import SignIn, sign_in_message, unb64
+from boneyard.protocol.handshake import Identify
 from boneyard.server.accounts.book import Account, AccountBook
 from boneyard.server.accounts.names import account_key, refusal
 from boneyard.server.errors import CommandError
@@ -27,6 +29,28 @@ LINK_CODE_SECONDS = 600.0
 
 def refused(message: str) -> CommandError:
     return CommandError("sign_in_refused", message)
+
+
+def name_taken(name: str) -> CommandError:
+    return CommandError("name_taken", f"an account named {name!r} or alike exists")
+
+
+class AccountStore(Protocol):
+    """Accounts shared by several servers (a cluster's nodes): the book is a copy, brought up to date
+    before each ``identify``, and a new account is created by the store, which alone can tell whether
+    another server took the name at the same moment."""
+
+    def prepare(self, request: SignIn | None, nonce: str | None, then: Callable[[], None]) -> None:
+        """Bring the book up to date for an ``identify`` (``request``: its ``sign_in``, if any), create
+        the account if it asks to and its signature verifies and the name is free everywhere (compare-
+        and-set), spend its link code; then call ``then`` (whatever happened: the desk answers)."""
+        ...
+
+    def created(self, request: SignIn) -> Account | None:
+        """The account :meth:`prepare` created for ``request``, if it did; ``None`` if it did not try
+        (the book tells why); :class:`CommandError` if it tried and failed (another server took the
+        name or the key at the same moment, or the store could not be reached)."""
+        ...
 
 
 def verified(request: SignIn, nonce: str) -> bool:
@@ -42,7 +66,7 @@ def verified(request: SignIn, nonce: str) -> bool:
 class SignInDesk:
     """Signs players in to the :class:`AccountBook`, within the rate limits."""
 
-    __slots__ = ("_by_address", "_by_name", "book", "monotonic", "wall")
+    __slots__ = ("_by_address", "_by_name", "book", "monotonic", "store", "wall")
 
     def __init__(
         self,
@@ -56,6 +80,17 @@ class SignInDesk:
         self.wall = wall
         self._by_address = BucketsByKey(per_minute)
         self._by_name = BucketsByKey(per_minute)
+        self.store: AccountStore | None = None
+        """Accounts shared with other servers (a cluster's), of which ``book`` is this server's copy."""
+
+    def ready(self, command: Identify, nonce: str | None, then: Callable[[], None]) -> None:
+        """Call ``then`` (which identifies) once the book is up to date for ``command``: at once, unless
+        the accounts are shared and it names an account or a guest's new name (then after the store's
+        :meth:`AccountStore.prepare`; a guest's resume asks nothing of the accounts)."""
+        if self.store is None or (command.sign_in is None and command.resume is not None):
+            then()
+        else:
+            self.store.prepare(command.sign_in, nonce, then)
 
     @staticmethod
     def nonce() -> str:
@@ -96,10 +131,15 @@ class SignInDesk:
         why = refusal(request.account)
         if why is not None:
             raise CommandError("name_refused", f"the name {request.account!r} is not allowed: {why}")
+        store = self.store
+        if store is not None and (mine := store.created(request)) is not None:
+            return mine  # the shared store's compare-and-set made it (then its copy is in the book)
         if book.alike(request.account) is not None:
-            raise CommandError("name_taken", f"an account named {request.account!r} or alike exists")
+            raise name_taken(request.account)
         if book.by_key(request.public_key) is not None:
             raise refused("this key already belongs to an account")
+        if store is not None:  # free in the copy, yet the store did not try: it changed meanwhile
+            raise refused("the accounts changed meanwhile: try again")
         return book.create(request.account, request.public_key, self.wall())
 
     def link_code(self, account: Account) -> str:

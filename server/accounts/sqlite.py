@@ -53,6 +53,11 @@ class SQLiteAccountLog:
     def code_spent(self, code_hash: str) -> None:
         self._journal.write("DELETE FROM link_codes WHERE code_hash = ?", (code_hash,))
 
+    def mutes_changed(self, account: Account) -> None:
+        self._journal.write("DELETE FROM mutes WHERE account = ?", (account.key,))
+        for muted in sorted(account.muted):
+            self._journal.write("INSERT INTO mutes (account, muted) VALUES (?, ?)", (account.key, muted))
+
     def stored_code(self, code_hash: str) -> tuple[str, float] | None:
         with closing(connect(self._path, read_only=True)) as reader:
             row = reader.execute(
@@ -76,6 +81,12 @@ def load_book(journal: Journal, path: Path) -> AccountBook:
         }
         for public_key, key in reader.execute("SELECT public_key, account FROM account_keys"):
             accounts[key].keys.add(public_key)
+        mutes: dict[str, set[str]] = {}
+        for key, muted in reader.execute("SELECT account, muted FROM mutes"):
+            mutes.setdefault(key, set()).add(muted)
+        for key, muted_names in mutes.items():
+            if key in accounts:
+                accounts[key].muted = frozenset(muted_names)
     for account in accounts.values():
         book.loaded(account)
     return book
@@ -124,6 +135,7 @@ _RENAMED = (
     "UPDATE ratings SET player = ? WHERE player = ?",
     "UPDATE rated_games SET player = ? WHERE player = ?",
     "UPDATE reports SET account = ? WHERE account = ?",
+    "UPDATE mutes SET account = ? WHERE account = ?",
 )
 """Everything that names an account by its key."""
 

@@ -18,8 +18,10 @@ the key (the purge stops at the marker's own sequence).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import time
+from collections.abc import Callable
 
 from nats.js import JetStreamContext
 from nats.js.errors import APIError, BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError
@@ -29,6 +31,19 @@ from boneyard.server.cluster.cas import lost_compare_and_set
 
 Change = tuple[str, bytes | None]
 """A key and its new value, or ``None`` when it was removed."""
+
+
+def key_part(text: str) -> str:
+    """``text`` as a part of a key (base64url: any text, a name in any script, makes a valid key).
+
+    >>> key_part("Ana"), from_key_part(key_part("\u0430na")) == "\u0430na"
+    ('QW5h', True)
+    """
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def from_key_part(part: str) -> str:
+    return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode()
 
 
 async def purge_key(js: JetStreamContext, bucket: str, key: str, *, before: int | None = None) -> None:
@@ -120,6 +135,14 @@ class Directory:
         """Write ``key``; its new revision."""
         return await self._bucket.put(key, value)
 
+    async def create(self, key: str, value: bytes) -> int | None:
+        """Write ``key`` if it has no value; its revision, or ``None``: it has one (someone's, maybe
+        written a moment ago on another node: compare-and-set)."""
+        try:
+            return await self._bucket.create(key, value)
+        except KeyWrongLastSequenceError:
+            return None
+
     async def update(self, key: str, value: bytes, last: int) -> int | None:
         """Write ``key`` if its revision is still ``last``; its new revision, or ``None``: another
         writer came between (what this one meant to write is not the key's any more)."""
@@ -168,6 +191,22 @@ class Directory:
         except KeyNotFoundError:
             return None
         return entry.value or b"", entry.revision or 0
+
+    def follow(self, apply: Callable[[str, bytes | None], None]) -> asyncio.Task[None]:
+        """Call ``apply`` with every entry now, in key order, then with each change as it arrives
+        (``None``: removed); the task that does (cancel it to stop)."""
+        changes = self.changes()
+        for key, value in sorted(self.entries.items()):
+            apply(key, value)
+
+        async def feed() -> None:
+            try:
+                async for key, value in changes:
+                    apply(key, value)
+            finally:
+                changes.close()
+
+        return asyncio.get_running_loop().create_task(feed())
 
     def changes(self) -> Changes:
         """Every change from this call on, in the order NATS applied them (``close()`` it when done).

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import nats
@@ -25,12 +26,16 @@ from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError
 from nats.js.kv import KeyValue
 
+from boneyard.server.accounts.book import AccountBook
+from boneyard.server.cluster import ClusterError
+from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET, ClusterAccounts
 from boneyard.server.cluster.directory import Directory
 from boneyard.server.cluster.home import HomeSide
 from boneyard.server.cluster.journal import ensure_stream
 from boneyard.server.cluster.leases import OWNERS_BUCKET, LeaseBook
 from boneyard.server.cluster.mirror import LobbyMirror
 from boneyard.server.cluster.owner import OwnerSide
+from boneyard.server.cluster.ratings import RATINGS_BUCKET, ClusterRatings
 from boneyard.server.cluster.records import ClusterRecords
 from boneyard.server.cluster.relay import REHOME, Bus, RelaySession, inbox, outbox
 from boneyard.server.cluster.tablelog import TOKENS_BUCKET, JournalLog
@@ -41,7 +46,8 @@ from boneyard.server.session import Session
 if TYPE_CHECKING:
     from boneyard.server.commands import Commands
     from boneyard.server.lobby import Lobby
-    from boneyard.server.metrics import ClusterMetrics
+    from boneyard.server.metrics import ClusterMetrics, Metrics
+    from boneyard.server.settings import Settings
 
 log = logging.getLogger("boneyard.cluster")
 
@@ -69,7 +75,8 @@ async def _bucket(js: JetStreamContext, name: str) -> KeyValue:
 
 
 class ClusterNode:
-    """This node's part in the cluster (``connect``, then ``attach`` the lobby and commands)."""
+    """This node's part in the cluster (``connect``, then ``attach`` the lobby and commands), and the
+    server's :class:`~boneyard.server.backend.Backend` on a cluster (``join``, then ``load``)."""
 
     def __init__(
         self,
@@ -83,6 +90,7 @@ class ClusterNode:
         ttl: float,
         owners: Directory,
         markers: float,
+        players: tuple[ClusterAccounts, ClusterRatings],
     ) -> None:
         self.name = name
         self.nc = nc
@@ -93,6 +101,8 @@ class ClusterNode:
         self.tokens = tokens
         self.owners = owners
         """Every table's ownership record, mirrored (the takeovers' scan reads it)."""
+        self.accounts, self.ratings = players
+        """The cluster's accounts and ratings (this node's copies of their buckets)."""
         self.tablelog = JournalLog(self.js, writes, leases, tokens, name, self.lost)
         """The lobby's :class:`~boneyard.server.storage.store.TableLog` on this node."""
         self.ownership = Ownership(self, ttl)
@@ -150,8 +160,49 @@ class ClusterNode:
         tokens = await _bucket(js, TOKENS_BUCKET)
         leases = await LeaseBook.open(js, name, ttl=ttl)
         owners = await Directory.open(js, OWNERS_BUCKET)
+        accounts = ClusterAccounts(await Directory.open(js, ACCOUNTS_BUCKET), writes, time.time)
+        ratings = ClusterRatings(await Directory.open(js, RATINGS_BUCKET), writes)
         stored = ClusterRecords(records, writes, records_in_memory)
-        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners, markers)
+        players = accounts, ratings
+        return cls(name, nc, tables, stored, writes, leases, tokens, ttl, owners, markers, players)
+
+    @classmethod
+    async def join(cls, url: str, name: str, settings: Settings) -> ClusterNode:
+        """:meth:`connect` with the settings' values; :class:`ClusterError` in one line if it cannot."""
+        try:
+            return await cls.connect(
+                url,
+                name,
+                records_in_memory=settings.records_in_memory,
+                ttl=settings.cluster_lease_seconds,
+                markers=settings.cluster_marker_seconds,
+            )
+        except Exception as error:  # nats-py's: no servers, timeouts, JetStream not enabled
+            why = error or type(error).__name__
+            raise ClusterError(f"cannot join the cluster at {url}: {why}") from error
+
+    # -- the server's backend (boneyard.server.backend.Backend) ----------------------------------------------
+
+    @property
+    def table_log(self) -> JournalLog:
+        return self.tablelog
+
+    @property
+    def gate(self) -> Writes:
+        return self.writes
+
+    def account_book(self) -> AccountBook:
+        return self.accounts.book
+
+    async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
+        commands.accounts.store = self.accounts
+        lobby.ratings = self.ratings.book
+        self.accounts.start()
+        self.ratings.start()
+        await self.attach(lobby, commands, metrics.watch_cluster(lambda: len(lobby.tables)))
+
+    def unhealthy(self) -> str | None:
+        return None if self.connected else "not connected to the cluster"
 
     async def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
@@ -184,9 +235,9 @@ class ClusterNode:
     def connected(self) -> bool:
         return bool(self.nc.is_connected)
 
-    async def close(self) -> None:
+    async def close(self, lobby: Lobby | None = None) -> None:
         """Leave the cluster: this node's tables are handed over (the lobby is stopped: no timer runs);
-        queued messages go first."""
+        queued messages go first. (``lobby``: the backend's signature; the node holds its own.)"""
         if self._sweeping is not None:
             self._sweeping.cancel()
         await self.ownership.stop()
@@ -200,8 +251,11 @@ class ClusterNode:
             with contextlib.suppress(Exception):
                 await subscription.unsubscribe()
         await self.mirror.close()
-        with contextlib.suppress(Exception):
-            await self.owners.close()
+        await self.accounts.close()
+        await self.ratings.close()
+        for directory in (self.owners, self.accounts.directory, self.ratings.directory):
+            with contextlib.suppress(Exception):
+                await directory.close()
         with contextlib.suppress(Exception):
             await self.nc.drain()
 

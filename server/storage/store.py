@@ -163,7 +163,11 @@ class LoggedSession(Protocol):
 
 
 class TableLog(Protocol):
-    """Where the lobby and the tables note every durable change."""
+    """Where the lobby and the tables note every durable change.
+
+    Calls do not wait: a write is queued, and made durable in the background. What makes it
+    write-ahead is the backend's ``Gate`` (``boneyard.server.outbox``): every frame made after a write
+    waits there until that write is committed, so no client hears of a change that could be lost."""
 
     def table(self, table: LoggedTable, *, stored: bool = False) -> None:
         """The table's row and seats as they are now (``stored``: they already are, after a restore)."""

@@ -40,6 +40,41 @@ async def test_a_mute_hides_a_players_chat_from_the_muting_player_only(tmp_path:
         assert (await ana.until(lambda m: m.type == "chat")).text == "third"
 
 
+async def lines_heard(url: str, listener: Player, speakers: list[str]) -> list[str]:
+    """At a new table of ``listener``'s, each of ``speakers`` (guests) says its name: the lines
+    ``listener`` hears, the last one being ``listener``'s own (so every earlier line was delivered)."""
+    created = await listener.request(type="create_table", game="straight", seat=0, bots=[])
+    table_id = created.table.table_id
+    for seat, name in enumerate(speakers, start=1):
+        speaker = await Player.connect(url, name)
+        assert (await speaker.request(type="join", table_id=table_id, seat=seat)).type == "seated"
+        await speaker.request(type="chat", table_id=table_id, text=name)
+    await listener.request(type="chat", table_id=table_id, text="me")
+    heard = []
+    while not heard or heard[-1] != "me":
+        heard.append((await listener.until(lambda m: m.type == "chat")).text)
+    return heard
+
+
+async def test_a_signed_in_players_mutes_outlive_the_session_and_a_restart(tmp_path: Path) -> None:
+    signer = Signer("ana", KeyPair.create(tmp_path / "ana.key"), create=True)
+    async with durable(tmp_path) as server:
+        ana = await connect_and_sign(url(server), signer)
+        assert (await ana.request(type="mute", player="BOB")).type == "ok"
+        assert (await ana.request(type="mute", player="dan")).type == "ok"
+        assert (await ana.request(type="unmute", player="Dan")).type == "ok"
+        await ana.close()
+    async with durable(tmp_path) as server:
+        again = await connect_and_sign(url(server), Signer("ana", signer.keys))
+        assert await lines_heard(url(server), again, ["bob", "cy", "dan"]) == ["cy", "dan", "me"]
+        # A guest's mutes go with its session, as before.
+        guest = await Player.connect(url(server), "eve")
+        assert (await guest.request(type="mute", player="bob")).type == "ok"
+        await guest.close()
+        guest = await Player.connect(url(server), "eve")
+        assert await lines_heard(url(server), guest, ["bob"]) == ["bob", "me"]
+
+
 async def test_reports_are_kept_for_the_operator_and_metered(tmp_path: Path) -> None:
     db = tmp_path / "boneyard.db"
     async with durable(tmp_path) as server:

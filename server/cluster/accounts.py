@@ -1,0 +1,248 @@
+"""A cluster's accounts: one key-value bucket, ``boneyard-accounts``, that every node mirrors.
+
+Each node's :class:`~boneyard.server.accounts.book.AccountBook` is a copy of the bucket, fed by the
+bucket's watch (:class:`~boneyard.server.cluster.directory.Directory`), so a sign-in reads no network
+once the copy is current. Before each ``identify`` the node waits for its copy to catch up with the
+bucket (:meth:`ClusterAccounts.prepare`), so an account created on another node a moment ago is known.
+
+Keys (each part base64url, so any name is a valid key):
+
+- ``a.<account key>``: the account (its name, when it was created, its public keys, banned or not);
+- ``l.<look key>``: the account whose name looks like this as written (``names.look_key``);
+- ``k.<public key>``: the account holding this key;
+- ``c.<code hash>``: a link code not yet spent (its account and expiry).
+
+A new account is three creates, each a compare-and-set that fails if the key has a value: ``a.``
+first, then ``l.`` and ``k.``; if any fails, the ones made are removed again and the desk answers from
+the copy (``name_taken``, or the key's refusal). So of two nodes registering one name at once, exactly
+one wins. A link code is spent by removing ``c.`` at the revision read (once, on one node). A key
+added with a link code updates ``a.`` by compare-and-set, retried on the latest value. These writes go
+through the node's :class:`~boneyard.server.cluster.writes.Writes`: the ``welcome`` waits for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+
+from boneyard.protocol.accounts import SignIn
+from boneyard.server.accounts.book import Account, AccountBook, code_hash
+from boneyard.server.accounts.names import account_key, look_key, refusal
+from boneyard.server.accounts.signin import name_taken, refused, verified
+from boneyard.server.cluster.directory import Directory, from_key_part, key_part
+from boneyard.server.cluster.writes import Writes
+from boneyard.server.errors import CommandError
+
+log = logging.getLogger("boneyard.cluster")
+
+ACCOUNTS_BUCKET = "boneyard-accounts"
+CATCH_UP_SECONDS = 2.0
+"""How long an ``identify`` waits at most for this node's copy of the accounts to catch up."""
+
+
+def account_entry(key: str) -> str:
+    return f"a.{key_part(key)}"
+
+
+def _look_entry(name: str) -> str:
+    return f"l.{key_part(look_key(name))}"
+
+
+def _key_entry(public_key: str) -> str:
+    return f"k.{key_part(public_key)}"
+
+
+def _code_entry(code_hash: str) -> str:
+    return f"c.{code_hash}"
+
+
+def _encoded(account: Account, banned: bool = False) -> bytes:
+    value = {
+        "name": account.name,
+        "created": account.created,
+        "keys": sorted(account.keys),
+        "banned": banned,
+        "muted": sorted(account.muted),
+    }
+    return json.dumps(value).encode()
+
+
+def _decoded(key: str, value: bytes) -> tuple[Account, bool]:
+    data = json.loads(value)
+    account = Account(key, str(data["name"]), float(data["created"]), {str(k) for k in data["keys"]})
+    account.muted = frozenset(str(name) for name in data.get("muted", ()))
+    return account, bool(data.get("banned", False))
+
+
+class ClusterAccounts:
+    """The node's copy of the cluster's accounts: the book's :class:`AccountLog` and the sign-in desk's
+    :class:`~boneyard.server.accounts.signin.AccountStore`."""
+
+    def __init__(self, directory: Directory, writes: Writes, wall: Callable[[], float]) -> None:
+        self.directory = directory
+        self._writes = writes
+        self._wall = wall
+        self.book = AccountBook(self)
+        self._banned: set[str] = set()
+        self._created: dict[int, tuple[SignIn, Account | CommandError | None]] = {}
+        """What :meth:`prepare` made of each request to create an account (the account, or why not), by
+        the id of the request."""
+        self._codes: dict[str, tuple[str, float]] = {}
+        """Link codes :meth:`prepare` spent, by hash, until the book asks for them."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._following: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Fill the book from the mirror and follow the bucket from now on."""
+        self._following = self.directory.follow(self._apply)
+
+    def _apply(self, entry: str, value: bytes | None) -> None:
+        if not entry.startswith("a."):
+            return
+        key = from_key_part(entry[2:])
+        if value is None:
+            self.book.forget(key)
+            self._banned.discard(key)
+            return
+        account, banned = _decoded(key, value)
+        self.book.forget(key)  # keys taken away (none today) must not stay in the copy
+        self.book.loaded(account)
+        if banned:
+            self._banned.add(key)
+        else:
+            self._banned.discard(key)
+
+    async def close(self) -> None:
+        for task in (*self._tasks, self._following):
+            if task is not None:
+                task.cancel()
+
+    # -- the sign-in desk's AccountStore ------------------------------------------------------------------
+
+    def prepare(self, request: SignIn | None, nonce: str | None, then: Callable[[], None]) -> None:
+        task = asyncio.get_running_loop().create_task(self._prepare(request, nonce, then))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _prepare(self, request: SignIn | None, nonce: str | None, then: Callable[[], None]) -> None:
+        try:
+            await self.directory.caught_up(CATCH_UP_SECONDS)
+            if request is not None and nonce is not None and verified(request, nonce):
+                if request.create:
+                    try:
+                        self._created[id(request)] = (request, await self._create(request))
+                    except Exception:
+                        self._created[id(request)] = (request, refused("the accounts cannot be reached"))
+                        raise
+                elif request.link_code is not None:
+                    await self._spend(request.link_code)
+        except Exception as error:  # NATS unreachable: the desk answers from the copy (and creates nothing)
+            log.warning("accounts: %s", error or type(error).__name__)
+        then()
+
+    def created(self, request: SignIn) -> Account | None:
+        asked, outcome = self._created.pop(id(request), (None, None))
+        if asked is not request or outcome is None:
+            return None  # (an id is reused once its object is gone: the request itself must match)
+        if isinstance(outcome, CommandError):
+            raise outcome
+        return outcome
+
+    async def _create(self, request: SignIn) -> Account | CommandError | None:
+        """The account made, or why not (``None``: the desk refuses it from the copy)."""
+        name, public_key = request.account, request.public_key
+        book = self.book
+        if refusal(name) is not None or book.alike(name) is not None or book.by_key(public_key) is not None:
+            return None
+        key = account_key(name)
+        account = Account(key, name, self._wall(), {public_key})
+        directory = self.directory
+        made: list[tuple[str, int]] = []
+        owner = key.encode()
+        for entry, value in (
+            (account_entry(key), _encoded(account)),
+            (_look_entry(name), owner),
+            (_key_entry(public_key), owner),
+        ):
+            revision = await directory.create(entry, value)
+            if revision is None:  # another node holds it (maybe for a moment): undo what was made
+                for undo, at in reversed(made):
+                    await directory.remove(undo, last=at)
+                if entry.startswith("k."):
+                    return refused("this key already belongs to an account")
+                return name_taken(name)
+            made.append((entry, revision))
+        book.loaded(account)
+        return account
+
+    async def _spend(self, code: str) -> None:
+        hashed = code_hash(code)
+        stored = await self.directory.revision(_code_entry(hashed))
+        if stored is not None and await self.directory.remove(_code_entry(hashed), last=stored[1]):
+            account, expires = json.loads(stored[0])
+            self._codes[hashed] = (str(account), float(expires))
+        else:
+            self.book.spent_elsewhere(code)  # spent on some node already (or never made)
+
+    # -- the book's AccountLog ---------------------------------------------------------------------
+
+    def account_created(self, account: Account) -> None:
+        pass  # the store creates a cluster's accounts (``created``), never the book
+
+    def key_added(self, account: Account, public_key: str, now: float) -> None:
+        def add(current: Account) -> None:
+            current.keys.add(public_key)
+
+        self._update(account, add, claim=(_key_entry(public_key), account.key.encode()))
+
+    def mutes_changed(self, account: Account) -> None:
+        muted = account.muted
+
+        def mute(current: Account) -> None:
+            current.muted = muted
+
+        self._update(account, mute)
+
+    def _update(
+        self, account: Account, change: Callable[[Account], None], claim: tuple[str, bytes] | None = None
+    ) -> None:
+        """Make ``change`` to the account's entry (through ``Writes``: what follows waits), by
+        compare-and-set on the latest value, after creating ``claim`` (a key and its value), if given."""
+        key = account.key
+        directory = self.directory
+
+        async def write() -> None:
+            try:
+                if claim is not None:
+                    await directory.create(*claim)
+                while (stored := await directory.revision(account_entry(key))) is not None:
+                    current, banned = _decoded(key, stored[0])
+                    change(current)
+                    if await directory.update(account_entry(key), _encoded(current, banned), stored[1]):
+                        return
+            except Exception as error:
+                log.warning("accounts: cannot change the account %s: %s", account.name, error)
+
+        self._writes.write(write, f"account {key}")
+
+    def code_made(self, account: Account, code_hash: str, expires: float) -> None:
+        value = json.dumps([account.key, expires]).encode()
+
+        async def write() -> None:
+            try:
+                await self.directory.put(_code_entry(code_hash), value)
+            except Exception as error:
+                log.warning("accounts: cannot store a link code of %s: %s", account.name, error)
+
+        self._writes.write(write, f"code {code_hash}")
+
+    def code_spent(self, code_hash: str) -> None:
+        pass  # spent in the bucket by ``prepare``, before the book was asked
+
+    def stored_code(self, code_hash: str) -> tuple[str, float] | None:
+        return self._codes.pop(code_hash, None)
+
+    def banned(self, key: str) -> bool:
+        return key in self._banned
