@@ -19,10 +19,13 @@ from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.styles import Style
 
 from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core.games import client_game
 from boneyard.clients.cli.core.rules import pips, sort_moon_hand, sort_straight_hand, trick_winner, trump_word
+from boneyard.clients.cli.tui.replay_states import positions
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.render import Fragments
 from boneyard.protocol import RECORD_ADAPTER, MoonRecord, StraightRecord, StraightView
+from boneyard.protocol.records import BaseRecord as AnyRecord
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,7 @@ class Step:
     body: Fragments
 
 
-def load_records(path: str | Path) -> list[MoonRecord | StraightRecord]:
+def load_records(path: str | Path) -> list[AnyRecord]:
     """Every record in a file: one JSON object, a JSON array, or JSON Lines."""
     text = Path(path).read_text()
     try:
@@ -44,13 +47,13 @@ def load_records(path: str | Path) -> list[MoonRecord | StraightRecord]:
         items = [json.loads(line) for line in text.splitlines() if line.strip()]
     # Fields added by a later 1.x writer are ignored, as the record format asks readers to.
     records = [RECORD_ADAPTER.validate_python(item, extra="ignore") for item in items]
-    shown = [r for r in records if isinstance(r, MoonRecord | StraightRecord)]
-    if len(shown) < len(records):
-        raise ValueError("this client does not replay texas42 records yet")
-    return shown
+    unknown = sorted({r.game for r in records if client_game(r.game) is None})
+    if unknown:
+        raise ValueError(f"this client does not replay {', '.join(unknown)} records")
+    return list(records)
 
 
-def _names(record: MoonRecord | StraightRecord) -> list[str]:
+def _names(record: AnyRecord) -> list[str]:
     names = list(record.seat_names or ())
     return [names[s] if s < len(names) else f"seat {s}" for s in range(record.players)]
 
@@ -189,11 +192,30 @@ def _display_view(
     )  # fmt: skip
 
 
-def steps(record: MoonRecord | StraightRecord) -> list[Step]:
-    """Every step of a game, ending with the result."""
-    out = list(moon_steps(record) if isinstance(record, MoonRecord) else straight_steps(record))
+def position_steps(record: AnyRecord) -> Iterator[Step]:
+    """A game's replay as lines, from its table positions (:attr:`ClientGame.replay`): at each step the
+    table as the line client draws it, then every seat's tiles face up."""
+    game = client_game(record.game)
+    if game is None:
+        return
     names = _names(record)
-    teams = isinstance(record, StraightRecord) and bool(record.options.partnerships)
+    for position in positions(record):
+        view = position.mirror.view
+        if view is None or position.mirror.game_over is not None:
+            continue
+        body = [*game.line_board(position.mirror, view, None), ("class:dim", "  hands:\n")]
+        body += _hands_rows(names, position.hands)
+        yield Step(position.hand, position.title, body)
+
+
+def steps(record: AnyRecord) -> list[Step]:
+    """Every step of a game, ending with the result."""
+    game = client_game(record.game)
+    own = game.line_replay if game is not None else None
+    said = own(record) if own is not None else position_steps(record)
+    out = [step for step in said if isinstance(step, Step)]
+    names = _names(record)
+    teams = len(record.final_scores) < record.players  # scores per partnership
     winner = f"team {record.winner}" if teams else names[record.winner]
     out.append(Step(len(record.hands) + 1, "Game over",
                     [("class:title", f"  {winner} wins\n"),

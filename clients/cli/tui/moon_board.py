@@ -7,22 +7,28 @@ winning it, and the tricks each player has taken this hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
 
 from boneyard.clients.cli.core.mirror import TableMirror
-from boneyard.clients.cli.core.rules import is_trump, tile_word, trick_winner, trump_word
+from boneyard.clients.cli.core.rules import Tile, is_trump, tile_word, trick_winner, trump_word
 from boneyard.clients.cli.tui import drawing
 from boneyard.clients.cli.ui.render import seat_label
-from boneyard.protocol import MoonView
+from boneyard.protocol import MoonView, TexasView
+
+TrickView = MoonView | TexasView
+"""The views of the trick games (Texas 42's builds on Moon's)."""
+Decide = Callable[[Any, Sequence[Tile]], int]
+"""Which tile (its index in play order) takes a trick under a trump."""
 
 
 def _who(mirror: TableMirror, seat: int | None) -> str:
     return "you" if seat is not None and seat == mirror.seat else mirror.seat_name(seat or 0)
 
 
-def stage_words(mirror: TableMirror, view: MoonView) -> str:
+def stage_words(mirror: TableMirror, view: TrickView) -> str:
     """What the hand waits for, in words (the phase names only what the engine calls it)."""
     mover, mine = view.to_move, mirror.my_turn
     if view.phase == "bidding":
@@ -38,20 +44,26 @@ def stage_words(mirror: TableMirror, view: MoonView) -> str:
     return {"scored": "hand scored", "thrown_in": "hand thrown in", "over": "game over"}[view.phase]
 
 
-def trick_lines(mirror: TableMirror, view: MoonView, width: int) -> list[Text]:
-    """The trick as built so far (seat order, the winning tile's player ✓), who led, who is winning."""
+def trick_lines(
+    mirror: TableMirror, view: TrickView, width: int, decide: Decide = trick_winner, out: int | None = None
+) -> list[Text]:
+    """The trick as built so far (seat order, the winning tile's player ✓), who led, who is winning;
+    ``out``: a seat sitting the hand out (no slot)."""
     played = dict(view.trick)
+    trump = view.trump
     winning = None
     if view.trick:
-        best = trick_winner(view.trump, [tile for _, tile in view.trick])
+        best = decide(trump, [tile for _, tile in view.trick])
         winning = view.trick[best][0]
     slots: list[tuple[str, Any, str]] = []
-    for seat in range(len(view.tile_counts)):
+    seats = [seat for seat in range(len(view.tile_counts)) if seat != out]
+    for seat in seats:
         tile = played.get(seat)
         mark = "▶ " if seat == view.to_move else ""
-        style = "bold yellow" if tile is not None and is_trump(tile, view.trump) else "bold"
+        style = "bold yellow" if tile is not None and is_trump(tile, trump) else "bold"
         slots.append((mark + seat_label(mirror, seat), tile, style))
-    lines = list(drawing.moon_trick(slots, width, winner=winning).text().split("\n"))
+    slot = seats.index(winning) if winning is not None else None
+    lines = list(drawing.moon_trick(slots, width, winner=slot).text().split("\n"))
     if view.trick:
         (leader, led), best_tile = view.trick[0], played[winning or 0]
         says = f"{_who(mirror, leader)} led {tile_word(led)}"

@@ -8,11 +8,15 @@ knowledge, as in :mod:`boneyard.clients.cli.replay`; the record's scores are the
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from boneyard.clients.cli.core import layout as layouts
-from boneyard.clients.cli.core.mirror import TableMirror
+from boneyard.clients.cli.core.games import client_game
+from boneyard.clients.cli.core.mirror import TableMirror, View
 from boneyard.clients.cli.core.rules import (
     Tile,
     pips,
@@ -22,16 +26,9 @@ from boneyard.clients.cli.core.rules import (
     trick_winner,
     trump_word,
 )
-from boneyard.protocol import (
-    MoonRecord,
-    MoonTable,
-    MoonView,
-    SeatInfo,
-    StraightRecord,
-    StraightTable,
-    StraightView,
-)
+from boneyard.protocol import GameEvent, MoonRecord, MoonView, StraightRecord, StraightView, TableInfo
 from boneyard.protocol.game import GameOver, MoonHandScored, StraightHandScored
+from boneyard.protocol.records import BaseRecord as AnyRecord
 
 
 @dataclass(frozen=True)
@@ -44,41 +41,47 @@ class Position:
     """The hand's number, from 1."""
 
 
-def _table(record: MoonRecord | StraightRecord) -> MoonTable | StraightTable:
+_TABLE: TypeAdapter[TableInfo] = TypeAdapter(TableInfo)
+
+
+def replay_table(record: AnyRecord) -> TableInfo:
+    """The finished table a record describes, as the lobby would list it (its seats named)."""
     names = list(record.seat_names or ())
-    seats = tuple(
-        SeatInfo(seat=s, name=names[s] if s < len(names) else f"seat {s}", bot=False, connected=True,
-                 auto=False)
+    seats = [
+        {"seat": s, "name": names[s] if s < len(names) else f"seat {s}", "bot": False, "connected": True,
+         "auto": False}
         for s in range(record.players)
+    ]  # fmt: skip
+    return _TABLE.validate_python(
+        {"table_id": "replay", "game": record.game, "options": record.options.model_dump(), "seats": seats,
+         "status": "finished", "turn_seconds": None, "spectators": 0, "rematch": []}
     )  # fmt: skip
-    common: dict[str, Any] = {"table_id": "replay", "seats": seats, "status": "finished",
-                              "turn_seconds": None, "spectators": 0, "rematch": ()}  # fmt: skip
-    if isinstance(record, MoonRecord):
-        return MoonTable(game="moon", options=record.options, **common)
-    return StraightTable(game="straight", options=record.options, **common)
 
 
-class _Replay:
-    """Positions collected while walking through a record's hands."""
+HandOrder = Callable[[Sequence[Tile], Any], list[Tile]]
+"""How a seat's tiles are shown: its hand, and the view's trump (or ``None``)."""
 
-    def __init__(self, record: MoonRecord | StraightRecord) -> None:
+
+class Replay:
+    """Positions collected while walking through a record's hands (``order``: how hands are shown)."""
+
+    def __init__(self, record: AnyRecord, order: HandOrder) -> None:
         self.record = record
-        self.table = _table(record)
+        self.table = replay_table(record)
+        self.order = order
         self.out: list[Position] = []
-        self.sheet: list[MoonHandScored | StraightHandScored] = []
+        self.sheet: list[GameEvent] = []
         self.held: list[list[Tile]] = []
         self.number = 0
 
     def name(self, seat: int) -> str:
         return self.table.seats[seat].name or f"seat {seat}"
 
-    def add(self, title: str, view: MoonView | StraightView, trick: Any = (), won: int | None = None) -> None:
+    def add(self, title: str, view: View, trick: Any = (), won: int | None = None) -> None:
         mirror = TableMirror("replay", table=self.table, view=view, hands=list(self.sheet))
         mirror.last_trick, mirror.last_trick_winner = tuple(trick), won
-        if isinstance(view, MoonView):
-            hands = tuple(tuple(sort_moon_hand(h, view.trump)) for h in self.held)
-        else:
-            hands = tuple(tuple(sort_straight_hand(h)) for h in self.held)
+        trump = getattr(view, "trump", None)
+        hands = tuple(tuple(self.order(h, trump)) for h in self.held)
         self.out.append(Position(f"Hand {self.number}: {title}", mirror, hands, self.number))
 
     def finish(self) -> list[Position]:
@@ -92,7 +95,7 @@ class _Replay:
 
 
 def moon_positions(record: MoonRecord) -> list[Position]:
-    walk = _Replay(record)
+    walk = Replay(record, sort_moon_hand)
     scores = [0] * 3
     for walk.number, hand in enumerate(record.hands, 1):
         walk.held = [list(d) for d in hand.deal]
@@ -120,7 +123,7 @@ def moon_positions(record: MoonRecord) -> list[Position]:
 
 
 def _moon_step(
-    walk: _Replay, view: MoonView, action: Any, widow: Tile, last: Any, winner: int | None
+    walk: Replay, view: MoonView, action: Any, widow: Tile, last: Any, winner: int | None
 ) -> tuple[MoonView, Any, int | None]:
     seat, held = action.seat, walk.held
     after = (seat + 1) % 3
@@ -162,7 +165,7 @@ def _moon_step(
 
 
 def straight_positions(record: StraightRecord) -> list[Position]:
-    walk = _Replay(record)
+    walk = Replay(record, lambda hand, trump: sort_straight_hand(hand))
     teams = bool(record.options.partnerships)
     n = record.players
     scores = [0] * (2 if teams else n)
@@ -206,5 +209,7 @@ def straight_positions(record: StraightRecord) -> list[Position]:
     return walk.finish()
 
 
-def positions(record: MoonRecord | StraightRecord) -> list[Position]:
-    return moon_positions(record) if isinstance(record, MoonRecord) else straight_positions(record)
+def positions(record: AnyRecord) -> list[Position]:
+    """A record's positions, by its game's own walk (none for a game this client cannot show)."""
+    game = client_game(record.game)
+    return [p for p in game.replay(record) if isinstance(p, Position)] if game is not None else []
