@@ -56,9 +56,9 @@ async def _settled(pilot: Pilot[Any], app: BoneyardApp) -> str:
 
 
 async def _play_until(
-    pilot: Pilot[Any], app: BoneyardApp, done: Any, seed: int = 3, limit: int = 200
+    pilot: Pilot[Any], app: BoneyardApp, done: Any, seed: int = 3, limit: int = 200, choose: Any = None
 ) -> None:
-    """Play our seat with the basic bot (seeded) until ``done(mirror)`` holds at our turn."""
+    """Play our seat with the basic bot (seeded; or ``choose``) until ``done(mirror)`` holds at our turn."""
     rng = random.Random(seed)
     for _ in range(limit):
         await until(pilot, lambda: my_turn(app))
@@ -67,7 +67,7 @@ async def _play_until(
         if done(mirror):
             return
         before = len(app._lines)
-        await app.controller.act(tui_support.bot_choice(app, rng))
+        await app.controller.act((choose or tui_support.bot_choice)(app, rng))
         await until(pilot, lambda b=before: len(app._lines) > b)
     raise AssertionError("the position never came")
 
@@ -116,3 +116,30 @@ async def test_game_over(seeded: Any, svg: SnapshotAssertion) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=40)
         await _shots(pilot, app, svg, "game-over")
+
+
+async def test_texas42_trick(seeded: Any, svg: SnapshotAssertion) -> None:
+    """Issue 28: the auction in marks, the contract, the trick as it is built, each team's points against
+    the bid, marks per team."""
+    app = await make_app(seeded, table("texas42"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _play_until(pilot, app, lambda m: m.view.phase == "playing" and len(m.view.trick) >= 2)
+        await _shots(pilot, app, svg, "texas42-trick")
+
+
+def _nello(app: BoneyardApp, rng: random.Random) -> Any:
+    """Our seat bids a mark and names nello when it may, else plays as the basic bot."""
+    mirror = app.controller.mirror
+    assert mirror is not None and mirror.view is not None
+    legal = mirror.view.legal_actions
+    wanted = [a for a in legal if getattr(a, "bid", None) == 42 or getattr(a, "trump", None) == "nello"]
+    return wanted[0] if wanted else tui_support.bot_choice(app, rng)
+
+
+async def test_texas42_nello(seeded: Any, svg: SnapshotAssertion) -> None:
+    """Nello shown: the bidder's partner sits out, their hand face down; tricks of three."""
+    app = await make_app(seeded, table("texas42", nello=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        done = lambda m: m.view.out is not None and len(m.view.trick) >= 1  # noqa: E731
+        await _play_until(pilot, app, done, choose=_nello)
+        await _shots(pilot, app, svg, "texas42-nello")

@@ -120,13 +120,13 @@ def seat_columns(mirror: TableMirror, view: TexasView, seat: int, wide: bool) ->
     """Tricks taken, the bid, the team and its marks; ``out`` for nello's partner sitting out."""
     out = tricks_column(view.tricks[seat], wide)
     bid = view.bids[seat]
-    out.append_text(bid_column(bid_text(bid) if isinstance(bid, int) else bid))
+    out.append_text(bid_column(bid_text(bid) if isinstance(bid, int) and wide else bid))
     team = team_of(seat)
     out.append(f" team {team} " if wide else f" t{team} ")
     marks = view.scores[team]
     out.append(f"{marks} mark{'' if marks == 1 else 's'}" if wide else f"{marks}mk", "bold")
     if seat == view.out:
-        out.append("  sits out", "yellow")
+        out.append("  sits out" if wide else " out", "yellow")
     return out
 
 

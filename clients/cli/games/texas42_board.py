@@ -24,7 +24,7 @@ from boneyard.clients.cli.ui.render import (
 )
 from boneyard.protocol import TexasView
 
-FACE_DOWN = "[░|░]"
+FACE_DOWN = "▒▒"
 """A tile lying face down."""
 
 
@@ -58,7 +58,7 @@ def nello_words(mirror: TableMirror, view: TexasView) -> str:
     """The partner sitting a nello hand out, hand face down."""
     if view.out is None:
         return ""
-    return f"{mirror.seat_name(view.out)} sits out: {face_down(view.tile_counts[view.out])}"
+    return f"{mirror.seat_name(view.out)} sits out, face down {face_down(view.tile_counts[view.out])}"
 
 
 def line_board(mirror: TableMirror, view: TexasView, seconds: float | None = None) -> Fragments:

@@ -1,0 +1,123 @@
+"""Texas 42 in the terminal client (issue 28): a whole game against bots on a real local server in line
+mode, and every record replayed, with the client's own count of each trick checked against the record."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_feed import WANTED
+
+from boneyard.clients.cli.games.texas42_replay import positions
+from boneyard.clients.cli.main import main
+from boneyard.clients.cli.replay import load_records
+from boneyard.protocol import Texas42Record, TexasView
+from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.registry import GAMES
+
+
+def _records(options: dict[str, Any], games: int, wanted: str | None = None) -> list[dict[str, Any]]:
+    """Whole games of the engine with its bot in every seat (``wanted``: moves played whenever legal,
+    engine_feed.WANTED), as ``boneyard-record/1`` records."""
+    spec = GAMES["texas42"]
+    out = []
+    for seed in range(games):
+        engine = spec.new_game(spec.options_from_dict(options), RandomDealer(seed))
+        rng = random.Random(seed)
+        while not engine.is_over:
+            seat = engine.to_move
+            legal = {str(a.as_dict()): a for a in engine.legal_actions(seat)}
+            liked = [legal[str(w)] for w in WANTED.get(wanted or "", []) if str(w) in legal]
+            engine.apply(seat, liked[0] if liked else spec.bot(engine.view(seat), rng))
+        out.append(engine.record([f"p{s}" for s in range(4)]))
+    return out
+
+
+def _loaded(tmp_path: Path, records: list[dict[str, Any]]) -> list[Texas42Record]:
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records))
+    loaded = load_records(path)
+    assert all(isinstance(r, Texas42Record) for r in loaded)
+    return [r for r in loaded if isinstance(r, Texas42Record)]
+
+
+@pytest.mark.parametrize(
+    ("options", "wanted"), [({}, None), ({"nello": True}, "nello"), ({"all_pass": "redeal"}, None)]
+)
+def test_replay_counts_every_trick_as_the_record_scores_it(
+    tmp_path: Path, options: dict[str, Any], wanted: str | None
+) -> None:
+    """The record holds no trick winners: the replay works them out (nello's suits too), and its points
+    per team must come to the record's result, its winners lead the next trick, and nello's partner
+    never plays."""
+    for record in _loaded(tmp_path, _records(options, 6, wanted)):
+        shown = positions(record)
+        assert shown[-1].title == "Game over" and shown[-1].mirror.game_over is not None
+        for number, hand in enumerate(record.hands, 1):
+            scored = [p for p in shown if p.hand == number][-1].mirror.view
+            assert isinstance(scored, TexasView)
+            assert scored.scores == hand.scores
+            if hand.result is None:
+                assert scored.phase == "thrown_in"
+                continue
+            assert scored.points == hand.result.points, (number, scored.points, hand.result)
+            plays = [a for a in hand.actions if a.type == "play"]
+            size = 3 if hand.result.trump == "nello" else 4
+            assert sum(scored.tricks) == len(plays) // size
+            if hand.result.trump == "nello":
+                assert scored.out == (hand.result.bidder + 2) % 4
+                assert all(a.seat != scored.out for a in plays)
+            # Whoever the replay says took a trick leads the next one in the record.
+            takers = [
+                p.mirror.last_trick_winner for p in shown if p.hand == number and " takes trick " in p.title
+            ]
+            leaders = [a.seat for a in plays[size::size]]
+            assert takers[: len(leaders)] == leaders, (number, takers, leaders)
+        assert shown[-2].mirror.view is not None and shown[-2].mirror.view.scores == record.final_scores
+    assert any(h.result is not None and h.result.trump == "nello" for h in record.hands) or wanted is None
+
+
+def test_the_line_replay_shows_the_contract_and_the_marks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_records({"nello": True}, 1, "nello")[0]))
+    assert main(["replay", str(path), "--all", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert "── Texas 42 · table replay · hand 1" in out and "Contract p" in out
+    assert "bids 1 mark" in out and "names nello" in out and "sits out, face down ▒▒ ▒▒" in out
+    assert "Game over" in out and "team " in out and "wins" in out
+
+
+def test_play_texas42_is_a_whole_game_against_bots_in_line_mode() -> None:
+    """``boneyard play texas42``: a local server, three bots, our seat played by ``--auto``; the board
+    a 42 player reads (the auction in marks, the contract, the trick, the points against the bid), a
+    game over and the deals checked."""
+    done = subprocess.run(
+        [sys.executable, "-m", "boneyard.clients.cli.main", "play", "texas42", "--line", "--auto",
+         "--target", "1", "--option", "nello=on", "--name", "tester", "--no-color", "--turn", "none"],
+        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "Traceback" not in done.stderr + out
+    assert "── Texas 42 · table" in out and "first to 1 mark ──" in out
+    assert "Marks    team 0 (tester+bot-2) 0 · team 1 (bot-1+bot-3) 0" in out
+    assert "Contract" in out and "Trick" in out and "Points   team 0" in out
+    assert "bid 42 (1 mark)" in out  # the auction offers mark bids in marks
+    assert "Game over: team " in out and "deals verified (1 hand seen)" in out
+
+
+def test_play_refuses_an_option_texas42_does_not_have() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "boneyard.clients.cli.main", "play", "texas42", "--players", "3"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "argument --players: texas42 is played by exactly 4 players" in done.stderr
+    assert "Traceback" not in done.stderr
