@@ -33,10 +33,12 @@ def svg(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.use_extension(SVGImageExtension)
 
 
-async def _shots(pilot: Pilot[Any], app: BoneyardApp, svg: SnapshotAssertion, name: str) -> None:
+async def _shots(
+    pilot: Pilot[Any], app: BoneyardApp, svg: SnapshotAssertion, name: str, sizes: Any = SIZES
+) -> None:
     for field in app.screen.query(Input):
         field.cursor_blink = False  # a blinking cursor is a clock in the picture
-    for width, height in SIZES:
+    for width, height in sizes:
         await pilot.resize_terminal(width, height)
         assert svg(name=f"{name}-{width}x{height}") == await _settled(pilot, app)
 
@@ -109,6 +111,23 @@ async def test_straight_layout(seeded: Any, svg: SnapshotAssertion) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await _play_until(pilot, app, _four_arms_and_a_crosswise_double)
         await _shots(pilot, app, svg, "straight-layout")
+
+
+def _a_long_line(mirror: Any) -> bool:
+    view = mirror.view
+    if not isinstance(view, StraightView) or view.layout.opening is None:
+        return False
+    arms = view.layout.arms
+    return len(arms.get("left", ())) + len(arms.get("right", ())) >= 9
+
+
+async def test_straight_narrow(seeded: Any, svg: SnapshotAssertion) -> None:
+    """Issue 24.10: a line longer than a narrow board: the tiles it cannot fit beside the spinner are
+    named on a free row, not hidden."""
+    app = await make_app(seeded, table("straight", players=2))
+    async with app.run_test(size=(64, 30)) as pilot:
+        await _play_until(pilot, app, _a_long_line)
+        await _shots(pilot, app, svg, "straight-narrow", sizes=((64, 30),))
 
 
 async def test_game_over(seeded: Any, svg: SnapshotAssertion) -> None:
