@@ -14,7 +14,6 @@ import pytest
 from engine_feed import WANTED
 
 from boneyard.clients.cli.games.texas42_replay import positions
-from boneyard.clients.cli.main import main
 from boneyard.clients.cli.replay import load_records
 from boneyard.protocol import Texas42Record, TexasView
 from boneyard.server.games.base import RandomDealer
@@ -82,13 +81,15 @@ def test_replay_counts_every_trick_as_the_record_scores_it(
     assert any(h.result is not None and h.result.trump == "nello" for h in record.hands) or wanted is None
 
 
-def test_the_line_replay_shows_the_contract_and_the_marks(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_line_replay_shows_the_contract_and_the_marks(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(_records({"nello": True}, 1, "nello")[0]))
-    assert main(["replay", str(path), "--all", "--no-color"]) == 0
-    out = capsys.readouterr().out
+    done = subprocess.run(
+        [sys.executable, "-m", "boneyard.clients.cli.main", "replay", str(path), "--all", "--no-color"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
     assert "── Texas 42 · table replay · hand 1" in out and "Contract p" in out
     assert "bids 1 mark" in out and "names nello" in out and "sits out, face down ▒▒ ▒▒" in out
     assert "Game over" in out and "team " in out and "wins" in out

@@ -12,12 +12,13 @@ from boneyard.clients.cli import bots
 from boneyard.clients.cli.core.games import ClientGame, Update, register_client_game
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.rules import sort_moon_hand, trump_word
+from boneyard.clients.cli.games import moon_board
 from boneyard.clients.cli.games.folding import bump, spoken, without
+from boneyard.clients.cli.games.moon_replay import moon_positions, moon_steps
 from boneyard.clients.cli.games.tricks import bid_column, tricks_column
-from boneyard.clients.cli.replay import Step, moon_steps
-from boneyard.clients.cli.tui import moon_board, replay_states
+from boneyard.clients.cli.replay_text import Step
+from boneyard.clients.cli.tui import replay_states
 from boneyard.clients.cli.tui.sheet import bid_words
-from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.describe import score_list
 from boneyard.clients.cli.ui.render import Fragments, seat_label, tile_text, tiles
 from boneyard.protocol import MoonOptions, MoonRecord, MoonView, TableInfo
@@ -164,7 +165,7 @@ def line_replay(record: BaseModel) -> Iterator[Step]:
 
 def replay(record: BaseModel) -> list[replay_states.Position]:
     assert isinstance(record, MoonRecord)
-    return replay_states.moon_positions(record)
+    return moon_positions(record)
 
 
 MOON = register_client_game(
@@ -179,8 +180,8 @@ MOON = register_client_game(
         blank_view=blank_view,
         fold=fold,
         sort_hand=sort_hand,
-        line_board=render.moon_board,
-        tui_board=moon_board.moon_board,
+        line_board=moon_board.line_board,
+        tui_board=moon_board.tui_board,
         seat_columns=seat_columns,
         event_line=event_line,
         hand_words=hand_words,

@@ -13,10 +13,11 @@ from boneyard.clients.cli.core import layout as layouts
 from boneyard.clients.cli.core.games import ClientGame, Update, register_client_game
 from boneyard.clients.cli.core.mirror import MirrorError, TableMirror
 from boneyard.clients.cli.core.rules import sort_straight_hand
+from boneyard.clients.cli.games import straight_board
 from boneyard.clients.cli.games.folding import bump, without
-from boneyard.clients.cli.replay import Step, straight_steps
-from boneyard.clients.cli.tui import replay_states, widgets
-from boneyard.clients.cli.ui import render
+from boneyard.clients.cli.games.straight_replay import straight_positions, straight_steps
+from boneyard.clients.cli.replay_text import Step
+from boneyard.clients.cli.tui import replay_states
 from boneyard.clients.cli.ui.describe import score_list, side
 from boneyard.clients.cli.ui.render import Fragments, seat_label, tile_text
 from boneyard.protocol import StraightOptions, StraightRecord, StraightView, TableInfo
@@ -155,7 +156,7 @@ def line_replay(record: BaseModel) -> Iterator[Step]:
 
 def replay(record: BaseModel) -> list[replay_states.Position]:
     assert isinstance(record, StraightRecord)
-    return replay_states.straight_positions(record)
+    return straight_positions(record)
 
 
 STRAIGHT = register_client_game(
@@ -170,8 +171,8 @@ STRAIGHT = register_client_game(
         blank_view=blank_view,
         fold=fold,
         sort_hand=sort_hand,
-        line_board=render.straight_board,
-        tui_board=widgets.straight_board,
+        line_board=straight_board.line_board,
+        tui_board=straight_board.tui_board,
         seat_columns=seat_columns,
         event_line=event_line,
         hand_words=hand_words,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from boneyard.clients.cli.core.mirror import TableMirror
+from boneyard.clients.cli.games.moon_board import stage_words, trick_lines
 from boneyard.clients.cli.games.texas42_rules import MARK, bid_text, contract_text, team_of, winner_index
-from boneyard.clients.cli.tui.moon_board import stage_words, trick_lines
 from boneyard.clients.cli.ui.render import (
     Fragments,
     hand_line,

@@ -14,20 +14,13 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from boneyard.clients.cli.core import layout as layouts
 from boneyard.clients.cli.core.games import client_game
 from boneyard.clients.cli.core.mirror import TableMirror, View
 from boneyard.clients.cli.core.rules import (
     Tile,
-    pips,
-    sort_moon_hand,
-    sort_straight_hand,
-    tile_word,
-    trick_winner,
-    trump_word,
 )
-from boneyard.protocol import GameEvent, MoonRecord, MoonView, StraightRecord, StraightView, TableInfo
-from boneyard.protocol.game import GameOver, MoonHandScored, StraightHandScored
+from boneyard.protocol import GameEvent, TableInfo
+from boneyard.protocol.game import GameOver
 from boneyard.protocol.records import BaseRecord as AnyRecord
 
 
@@ -92,121 +85,6 @@ class Replay:
         mirror = TableMirror("replay", table=self.table, view=view, hands=list(self.sheet), game_over=over)
         self.out.append(Position("Game over", mirror, last.hands, last.hand))
         return self.out
-
-
-def moon_positions(record: MoonRecord) -> list[Position]:
-    walk = Replay(record, sort_moon_hand)
-    scores = [0] * 3
-    for walk.number, hand in enumerate(record.hands, 1):
-        walk.held = [list(d) for d in hand.deal]
-        view = MoonView(
-            game="moon", viewer=None, hand_number=walk.number - 1, phase="bidding", hand=(),
-            tile_counts=(7, 7, 7), first=hand.first, bids=(None,) * 3, high_bidder=None, high_bid=None,
-            trump=None, trick=(), leader=None, played=(), tricks=(0, 0, 0), scores=tuple(scores),
-            target=record.options.target, to_move=hand.first, legal_actions=(), discard=None, winner=None,
-        )  # fmt: skip
-        last: tuple[tuple[int, Tile], ...] = ()
-        winner: int | None = None
-        walk.add(f"the deal (the widow {tile_word(hand.widow)})", view)
-        for action in hand.actions:
-            view, last, winner = _moon_step(walk, view, action, hand.widow, last, winner)
-        points = tuple(after - before for after, before in zip(hand.scores, scores, strict=True))
-        scores = list(hand.scores)
-        if view.high_bidder is not None and view.high_bid is not None:
-            walk.sheet.append(MoonHandScored(
-                type="hand_scored", bidder=view.high_bidder, bid=view.high_bid, tricks=view.tricks,
-                points=points, scores=tuple(scores),
-            ))  # fmt: skip
-        view = view.model_copy(update={"phase": "scored", "scores": tuple(scores), "to_move": None})
-        walk.add("scored" if view.high_bidder is not None else "thrown in", view, last, winner)
-    return walk.finish()
-
-
-def _moon_step(
-    walk: Replay, view: MoonView, action: Any, widow: Tile, last: Any, winner: int | None
-) -> tuple[MoonView, Any, int | None]:
-    seat, held = action.seat, walk.held
-    after = (seat + 1) % 3
-    if action.type in ("bid", "pass"):
-        bids = list(view.bids)
-        bids[seat] = action.bid if action.type == "bid" else "pass"
-        update: dict[str, Any] = {"bids": tuple(bids), "to_move": after}
-        if action.type == "bid":
-            update |= {"high_bidder": seat, "high_bid": action.bid}
-        view = view.model_copy(update=update)
-        walk.add(f"{walk.name(seat)} {'bids ' + str(action.bid) if action.type == 'bid' else 'passes'}", view)
-    elif action.type == "discard":
-        held[seat].append(widow)
-        held[seat].remove(action.tile)
-        # Everything is face up in a replay: the discard is shown as its bidder saw it.
-        view = view.model_copy(update={"phase": "naming_trump", "to_move": seat, "discard": action.tile})
-        walk.add(
-            f"{walk.name(seat)} takes the widow {tile_word(widow)}, discards {tile_word(action.tile)}", view
-        )
-    elif action.type == "trump":
-        view = view.model_copy(update={"phase": "playing", "trump": action.trump, "to_move": seat})
-        walk.add(f"{walk.name(seat)} names trump: {trump_word(action.trump)}", view)
-    else:
-        held[seat].remove(action.tile)
-        trick = (*view.trick, (seat, action.tile))
-        counts = tuple(len(h) for h in held)
-        if len(trick) < 3:
-            view = view.model_copy(update={"trick": trick, "tile_counts": counts, "to_move": after})
-            walk.add(f"{walk.name(seat)} plays", view, last, winner)
-            return view, last, winner
-        winner = trick[trick_winner(view.trump, [t for _, t in trick])][0]
-        tricks = list(view.tricks)
-        tricks[winner] += 1
-        last = trick
-        view = view.model_copy(update={"trick": (), "tile_counts": counts, "tricks": tuple(tricks),
-                                       "to_move": winner})  # fmt: skip
-        walk.add(f"{walk.name(winner)} takes trick {sum(tricks)}", view, last, winner)
-    return view, last, winner
-
-
-def straight_positions(record: StraightRecord) -> list[Position]:
-    walk = Replay(record, lambda hand, trump: sort_straight_hand(hand))
-    teams = bool(record.options.partnerships)
-    n = record.players
-    scores = [0] * (2 if teams else n)
-    for walk.number, hand in enumerate(record.hands, 1):
-        walk.held = held = [list(d) for d in hand.deal]
-        layout, boneyard = layouts.EMPTY, len(hand.boneyard)
-
-        def view_now(to_move: int | None, layout: Any, boneyard: int, totals: list[int] = scores) -> Any:
-            return StraightView(
-                game="straight", viewer=None, hand_number=walk.number - 1, players=n, partnerships=teams,
-                target=record.options.target, hand=(), tile_counts=tuple(len(h) for h in walk.held),
-                boneyard=boneyard, layout=layout, count=layout.count, scores=tuple(totals),
-                leader=record.hands[walk.number - 1].first, to_move=to_move, legal_actions=(), is_over=False,
-                winner=None,
-            )  # fmt: skip
-
-        walk.add("the deal", view_now(hand.first, layout, boneyard))
-        for action in hand.actions:
-            seat, name = action.seat, walk.name(action.seat)
-            if action.type == "draw":
-                held[seat].append(action.tile)
-                boneyard -= 1
-                walk.add(f"{name} draws", view_now(seat, layout, boneyard))
-                continue
-            if action.type == "play":
-                layout = layouts.play(layout, action.tile, action.end)
-                held[seat].remove(action.tile)
-                if layout.count and layout.count % 5 == 0:
-                    scores[seat % 2 if teams else seat] += layout.count
-            what = "passes" if action.type == "pass" else "plays"
-            walk.add(f"{name} {what}", view_now((seat + 1) % n, layout, boneyard))
-        award = tuple(after - before for after, before in zip(hand.scores, scores, strict=True))
-        scores = list(hand.scores)
-        winners = tuple(i for i, a in enumerate(award) if a > 0)
-        walk.sheet.append(StraightHandScored(
-            type="hand_scored", winner=winners[0] if len(winners) == 1 else None, points=award,
-            pips=tuple(sum(pips(t) for t in h) for h in held), hands=tuple(tuple(h) for h in held),
-            scores=tuple(scores), winners=winners,
-        ))  # fmt: skip
-        walk.add("scored", view_now(None, layout, boneyard, scores))
-    return walk.finish()
 
 
 def positions(record: AnyRecord) -> list[Position]:

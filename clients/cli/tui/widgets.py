@@ -17,10 +17,8 @@ from textual.widget import Widget
 from boneyard.clients.cli.core.games import client_game
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.rules import is_trump, tile_word
-from boneyard.clients.cli.tui import drawing
 from boneyard.clients.cli.ui.choices import Choice, choices, tile_actions
 from boneyard.clients.cli.ui.render import seat_label
-from boneyard.protocol import StraightView
 
 SLOT = 7
 """Columns per tile in the hand: ``[6|4]`` and its marks."""
@@ -89,19 +87,6 @@ class Players(MirrorWidget):
                 out.append("  ")
                 out.append(f"{int(self.seconds)} s", "bold red" if self.seconds <= 10 else "bold")
         return out
-
-
-def straight_board(mirror: TableMirror, view: StraightView, width: int, height: int) -> Text:
-    """Straight's middle: the layout drawn, its open ends, the count, the boneyard."""
-    out = drawing.straight_layout(view.layout, width, max(3, height - 1)).text()
-    ends = " · ".join(f"{end} {value}" for end, value in view.layout.open_ends.items())
-    scoring = view.count > 0 and view.count % 5 == 0
-    out.append("\n")
-    out.append(f"ends: {ends or '—'}   ")
-    out.append(f"count {view.count}", "bold green" if scoring else "bold")
-    out.append("   ")
-    out.append(f"boneyard {view.boneyard}", "dim")
-    return out
 
 
 class Board(MirrorWidget):

@@ -1,4 +1,5 @@
-"""Drawing the game as text: tiles like ``[6|4]``, the Moon and Straight boards, event lines.
+"""Drawing a game as text: tiles like ``[6|4]``, the rows every board is made of, the lobby's lines
+(each game's board is its module's, in ``clients/cli/games/``).
 
 Everything returns prompt_toolkit *fragments* (``(style, text)`` pairs). With colour the
 styles in :data:`STYLE` apply; without, the same fragments print as plain text, and
@@ -20,11 +21,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 
 from boneyard.clients.cli.core.games import client_game, game_title
-from boneyard.clients.cli.core.layout import spinner_covered
 from boneyard.clients.cli.core.mirror import TableMirror, View
-from boneyard.clients.cli.core.rules import is_trump, tile_word, trump_word
+from boneyard.clients.cli.core.rules import is_trump, tile_word
 from boneyard.clients.cli.ui.choices import choices
-from boneyard.protocol import MoonView, StraightView
 
 Fragments = StyleAndTextTuples
 
@@ -194,90 +193,6 @@ def header(mirror: TableMirror, view: View, unit: str = "") -> Fragments:
     target = f"{view.target} {unit}".rstrip()
     return [("class:title", f"── {game} · table {mirror.table_id} · hand {view.hand_number + 1} · "
                             f"first to {target} ──\n")]  # fmt: skip
-
-
-def moon_board(mirror: TableMirror, view: MoonView, seconds: float | None = None) -> Fragments:
-    bids = ["—" if b is None else b for b in view.bids]
-    high = (
-        f"   high: {mirror.seat_name(view.high_bidder)} {view.high_bid}"
-        if view.high_bidder is not None
-        else ""
-    )
-    trick: Fragments = []
-    for seat, t in view.trick:
-        trick += [("", f"{mirror.seat_name(seat)} "), *tile(t, "class:tile"), ("", "  ")]
-    if not view.trick and mirror.last_trick:
-        winner = mirror.last_trick_winner
-        trick += [("class:dim", "last: ")]
-        for seat, t in mirror.last_trick:
-            trick += [("class:dim", f"{mirror.seat_name(seat)} "), *tile(t, "class:dim"), ("", " ")]
-        if winner is not None:
-            trick.append(("class:dim", f"→ {mirror.seat_name(winner)}"))
-    out = header(mirror, view)
-    out += row("Scores", scores(mirror, view))
-    out += row("Bids", [*per_seat(mirror, bids, view.to_move if view.phase == "bidding" else None),
-                         ("class:dim", high)])  # fmt: skip
-    out += row("Trump", [("class:trump", trump_word(view.trump))])
-    if view.phase == "playing" or view.played:
-        out += row("Trick", trick or [("class:dim", "(empty)")])
-        out += row("Tricks", per_seat(mirror, view.tricks))
-    out += row("Tiles", per_seat(mirror, view.tile_counts, view.to_move))
-    if view.discard is not None:
-        out += row("Discard", tile(view.discard, "class:dim"))
-    out += row("Turn", turn_line(mirror, view, seconds))
-    if view.viewer is not None:
-        out += row("Hand", hand_line(view))
-    return out
-
-
-def layout_lines(view: StraightView) -> Fragments:
-    """The line left to right (the spinner marked ``*``), then the spinner's up and down arms."""
-    lay = view.layout
-    if lay.opening is None:
-        return [("class:dim", "(empty: the leader plays any tile)\n")]
-    spinner_style = "class:trump"
-    line: Fragments = []
-    arms = lay.arms
-    left = list(arms.get("left", ()))
-    right = list(arms.get("right", ()))
-
-    def placed(p: Any, reverse: bool, spinner: bool) -> Fragments:
-        a, b = (p.outer, p.inner) if reverse else (p.inner, p.outer)
-        style = spinner_style if spinner else "class:tile"
-        mark = "*" if spinner else ""
-        return [(style, f"{mark}{tile_word((a, b))}{mark}"), ("", " ")]
-
-    for i in range(len(left) - 1, -1, -1):
-        line += placed(left[i], True, lay.spinner_arm == "left" and lay.spinner_index == i)
-    centre = lay.spinner_arm == "centre"
-    star = "*" if centre else ""
-    opening = f"{star}{tile_word(lay.opening)}{star}"
-    line += [(spinner_style if centre else "class:tile", opening), ("", " ")]
-    for i, p in enumerate(right):
-        line += placed(p, False, lay.spinner_arm == "right" and lay.spinner_index == i)
-    out = row("Layout", line)
-    if spinner_covered(lay):
-        for end in ("up", "down"):
-            arm = list(arms.get(end, ()))
-            arm_row: Fragments = [("class:dim", "spinner ")]
-            for p in arm:
-                arm_row += placed(p, False, False)
-            out += row(f"  {end}", arm_row if arm else [("class:dim", "(open, counts once played on)")])
-    ends = " · ".join(f"{end} {value}" for end, value in lay.open_ends.items())
-    out += row("Ends", [("", ends), ("class:score", f"   count {view.count}")])
-    return out
-
-
-def straight_board(mirror: TableMirror, view: StraightView, seconds: float | None = None) -> Fragments:
-    out = header(mirror, view)
-    out += row("Scores", scores(mirror, view))
-    out += layout_lines(view)
-    out += row("Tiles", [*per_seat(mirror, view.tile_counts, view.to_move),
-                          ("class:dim", f"   boneyard {view.boneyard}")])  # fmt: skip
-    out += row("Turn", turn_line(mirror, view, seconds))
-    if view.viewer is not None:
-        out += row("Hand", hand_line(view))
-    return out
 
 
 def board(mirror: TableMirror, seconds: float | None = None) -> Fragments:

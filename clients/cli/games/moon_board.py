@@ -1,4 +1,5 @@
-"""Moon's middle region: trump and the auction in words, then the trick as it is built.
+"""Moon's table, drawn: its lines for the line client, and the full-screen table's middle: trump and the
+auction in words, then the trick as it is built (the trick part shared with Texas 42).
 
 The head says what the hand waits for (who bids, who takes the widow and discards, who names trump);
 the trick shows one slot per seat, the leader's and the winning tile marked, then who led, who is
@@ -15,7 +16,17 @@ from rich.text import Text
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.rules import Tile, is_trump, tile_word, trick_winner, trump_word
 from boneyard.clients.cli.tui import drawing
-from boneyard.clients.cli.ui.render import seat_label
+from boneyard.clients.cli.ui.render import (
+    Fragments,
+    hand_line,
+    header,
+    per_seat,
+    row,
+    scores,
+    seat_label,
+    tile,
+    turn_line,
+)
 from boneyard.protocol import MoonView, TexasView
 
 TrickView = MoonView | TexasView
@@ -75,7 +86,7 @@ def trick_lines(
     return lines
 
 
-def moon_board(mirror: TableMirror, view: MoonView, width: int, height: int) -> Text:
+def tui_board(mirror: TableMirror, view: MoonView, width: int, height: int) -> Text:
     head = Text(no_wrap=True, overflow="crop")
     head.append(f"Trump: {trump_word(view.trump)}", "bold yellow")
     if view.high_bidder is not None:
@@ -93,3 +104,37 @@ def moon_board(mirror: TableMirror, view: MoonView, width: int, height: int) -> 
         whose = "your" if mirror.seat is not None else f"{_who(mirror, view.high_bidder)}'s"
         lines.append(Text(f"{whose} discard: {tile_word(view.discard)}", "dim"))
     return Text("\n").join(lines)
+
+
+def line_board(mirror: TableMirror, view: MoonView, seconds: float | None = None) -> Fragments:
+    bids = ["—" if b is None else b for b in view.bids]
+    high = (
+        f"   high: {mirror.seat_name(view.high_bidder)} {view.high_bid}"
+        if view.high_bidder is not None
+        else ""
+    )
+    trick: Fragments = []
+    for seat, t in view.trick:
+        trick += [("", f"{mirror.seat_name(seat)} "), *tile(t, "class:tile"), ("", "  ")]
+    if not view.trick and mirror.last_trick:
+        winner = mirror.last_trick_winner
+        trick += [("class:dim", "last: ")]
+        for seat, t in mirror.last_trick:
+            trick += [("class:dim", f"{mirror.seat_name(seat)} "), *tile(t, "class:dim"), ("", " ")]
+        if winner is not None:
+            trick.append(("class:dim", f"→ {mirror.seat_name(winner)}"))
+    out = header(mirror, view)
+    out += row("Scores", scores(mirror, view))
+    out += row("Bids", [*per_seat(mirror, bids, view.to_move if view.phase == "bidding" else None),
+                         ("class:dim", high)])  # fmt: skip
+    out += row("Trump", [("class:trump", trump_word(view.trump))])
+    if view.phase == "playing" or view.played:
+        out += row("Trick", trick or [("class:dim", "(empty)")])
+        out += row("Tricks", per_seat(mirror, view.tricks))
+    out += row("Tiles", per_seat(mirror, view.tile_counts, view.to_move))
+    if view.discard is not None:
+        out += row("Discard", tile(view.discard, "class:dim"))
+    out += row("Turn", turn_line(mirror, view, seconds))
+    if view.viewer is not None:
+        out += row("Hand", hand_line(view))
+    return out
