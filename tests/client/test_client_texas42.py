@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from engine_feed import WANTED
 
+from boneyard.clients.cli.core.games import load_games
 from boneyard.clients.cli.games.texas42_replay import positions
 from boneyard.clients.cli.replay import load_records
-from boneyard.protocol import Texas42Record, TexasView
+from boneyard.clients.cli.ui.commands import InputError, parse_move
+from boneyard.protocol import BidAction, PassAction, Texas42Record, TexasView, TrumpAction
 from boneyard.server.games.base import RandomDealer
 from boneyard.server.games.registry import GAMES
 
@@ -122,3 +124,23 @@ def test_play_refuses_an_option_texas42_does_not_have() -> None:
     assert done.returncode == 2
     assert "argument --players: texas42 is played by exactly 4 players" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_typed_moves_know_the_42_auction_and_nello() -> None:
+    """``bid 30`` and ``trump nello`` were refused as not Moon's ("bids are 4, 5, 6, 7 or 21")."""
+    texas = load_games()["texas42"]
+    auction = [PassAction(type="pass"), *(BidAction(type="bid", bid=b) for b in (31, 32, 42, 84))]
+
+    def typed(text: str, legal: list[Any]) -> Any:
+        return parse_move(text, legal, bids=texas.bids, contracts=texas.contracts)
+
+    assert typed("bid 42", auction) == BidAction(type="bid", bid=42)
+    with pytest.raises(InputError, match=r"the high bid is 30: bid 31, 32, 42, 84 or pass"):
+        typed("bid 30", auction)
+    with pytest.raises(InputError, match=r"bids are 30-41, 42, 84, 126, 168 or 210"):
+        typed("bid 5", auction)
+    assert typed("trump nello", [TrumpAction(type="trump", trump="nello")]).trump == "nello"
+    with pytest.raises(InputError, match=r"0-6, `trump doubles`, `trump nello` or `trump none`"):
+        typed("trump sevens", [TrumpAction(type="trump", trump=5)])
+    with pytest.raises(InputError, match="there is no bidding in this game"):
+        parse_move("bid 5", [PassAction(type="pass")], bids=load_games()["straight"].bids)

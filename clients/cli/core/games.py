@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
@@ -81,6 +81,10 @@ class ClientGame(Generic[ViewT]):
     line_replay: Callable[[BaseModel], Iterable[object]] | None = None
     """The record as the line replay's steps (``replay.Step``), where the game words them its own way;
     ``None``: the table positions of :attr:`replay`, each drawn by :attr:`line_board`."""
+    bids: tuple[int, ...] = ()
+    """The bid ladder (``bid N`` is checked against it; ``()``: the game has no auction)."""
+    contracts: Mapping[str, int | str] = field(default_factory=dict)
+    """Words ``trump WORD`` takes besides a trump, with their wire values (Texas 42: ``nello``)."""
     bid_words: Callable[[int], str] = str
     """A bid as the game's players say it, where it is offered (Texas 42: ``84 (2 marks)``)."""
     sheet_unit: str = "points"

@@ -190,6 +190,7 @@ MOON = register_client_game(
         choose=choose,
         replay=replay,
         line_replay=line_replay,
+        bids=(4, 5, 6, 7, 21),
         trump=lambda view: view.trump,
     )
 )

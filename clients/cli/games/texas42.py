@@ -19,7 +19,14 @@ from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.rules import sort_moon_hand
 from boneyard.clients.cli.games import texas42_board, texas42_replay
 from boneyard.clients.cli.games.folding import bump, spoken, without
-from boneyard.clients.cli.games.texas42_rules import SEATS, bid_text, contract_text, offered_bid, team_of
+from boneyard.clients.cli.games.texas42_rules import (
+    BIDS,
+    SEATS,
+    bid_text,
+    contract_text,
+    offered_bid,
+    team_of,
+)
 from boneyard.clients.cli.games.tricks import bid_column, tricks_column
 from boneyard.clients.cli.tui.sheet import bid_words
 from boneyard.clients.cli.ui.describe import score_list, side
@@ -181,6 +188,8 @@ TEXAS42 = register_client_game(
         replay=replay,
         sheet_unit="marks",
         bid_words=offered_bid,
+        bids=BIDS,
+        contracts={"nello": "nello"},
         trump=lambda view: view.trump if view.trump != "nello" else None,
     )
 )

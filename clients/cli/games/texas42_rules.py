@@ -13,6 +13,8 @@ from boneyard.clients.cli.core.rules import Tile, is_double, pips, trick_winner,
 SEATS = 4
 MARK = 42
 """A mark bid is 42 points a mark (T4)."""
+BIDS = (*range(30, MARK), *(MARK * marks for marks in range(1, 6)))
+"""Bids in points, 30-41, then a mark at a time (four turns reach 5 marks at most)."""
 
 
 def marks_of(bid: int) -> str:
