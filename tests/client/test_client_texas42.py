@@ -11,11 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tui_support
 from engine_feed import WANTED
+from textual.widgets import Static
+from tui_support import make_app, table, until
 
 from boneyard.clients.cli.core.games import load_games
 from boneyard.clients.cli.games.texas42_replay import positions
 from boneyard.clients.cli.replay import load_records
+from boneyard.clients.cli.tui.replay import ReplayApp
+from boneyard.clients.cli.tui.screens import GameOverScreen
+from boneyard.clients.cli.tui.widgets import Board
 from boneyard.clients.cli.ui.commands import InputError, parse_move
 from boneyard.protocol import BidAction, PassAction, Texas42Record, TexasView, TrumpAction
 from boneyard.server.games.base import RandomDealer
@@ -144,3 +150,35 @@ def test_typed_moves_know_the_42_auction_and_nello() -> None:
         typed("trump sevens", [TrumpAction(type="trump", trump=5)])
     with pytest.raises(InputError, match="there is no bidding in this game"):
         parse_move("bid 5", [PassAction(type="pass")], bids=load_games()["straight"].bids)
+
+
+seeded = tui_support.seeded
+
+
+async def test_a_full_screen_game_to_the_end(seeded: Any) -> None:
+    """The full-screen table through a whole Texas 42 game with our seat on --auto: each hand's window
+    says the contract and the team points, the game-over window names the winning team."""
+    app = await make_app(seeded, table("texas42", target=1), auto=True, rng=random.Random(5), pause=0.5)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=60)
+        mirror = app.controller.mirror
+        assert mirror is not None and mirror.game_over is not None and mirror.hands
+        said = " ".join(str(w.render()) for w in app.screen.query(Static))
+        assert "team" in said and "wins" in said, said
+        assert "Hand scored: " in tui_support.log_text(app) and "marks: team 0" in tui_support.log_text(app)
+
+
+async def test_the_full_screen_replay_of_a_42_record(tmp_path: Path) -> None:
+    record = _loaded(tmp_path, _records({"nello": True}, 1, "nello"))[0]
+    app = ReplayApp(record, colour=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        heading = str(app.screen.query_one("#title").render())
+        assert heading.startswith("Replay · Texas 42 · hand 1"), heading
+        at = next(i for i, s in enumerate(app.steps) if "names nello" in s.title)
+        await pilot.press(*["right"] * (at + 1))
+        board = str(app.screen.query_one(Board).render())
+        assert "nello" in board and "sits out, face down" in board, board
+        await pilot.press("e")
+        status = str(app.screen.query_one("#status", Static).render())
+        assert status.startswith(f"[{len(app.steps)}/{len(app.steps)}] Game over: team ") and "wins" in status
