@@ -2,11 +2,11 @@
 
 The client keeps no option list of its own: the fields a game takes, their ranges and their messages
 come from the model (:attr:`ClientGame.options`), so a new option needs no change here. What the model
-says is turned into one line of words naming the field.
+says, in its own words, is one line naming the field.
 
 >>> check_options("straight", {"players": 5})
 Traceback (most recent call last):
-boneyard.clients.cli.ui.options.OptionError: players: 2 to 4, not 5
+boneyard.clients.cli.ui.options.OptionError: players: input should be less than or equal to 4
 >>> check_options("moon", {"players": 4})
 Traceback (most recent call last):
 boneyard.clients.cli.ui.options.OptionError: players: moon is played by exactly 3 players
@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from annotated_types import Ge, Le
 from pydantic import BaseModel, ValidationError
 
 from boneyard.clients.cli.core.games import ClientGame, client_game, load_games
@@ -76,10 +75,10 @@ def check_options(name: str, options: Mapping[str, object]) -> BaseModel:
     try:
         return game.options.model_validate(dict(options))
     except ValidationError as error:
-        raise OptionError(*_words(game, error, options)) from None
+        raise OptionError(*_words(game, error)) from None
 
 
-def _words(game: ClientGame[Any], error: ValidationError, options: Mapping[str, object]) -> tuple[str, str]:
+def _words(game: ClientGame[Any], error: ValidationError) -> tuple[str, str]:
     """The model's first complaint: the field, and what it says in words."""
     first = error.errors(include_url=False)[0]
     field = str(first["loc"][0]) if first["loc"] else ""
@@ -88,18 +87,5 @@ def _words(game: ClientGame[Any], error: ValidationError, options: Mapping[str, 
         if field == "players":  # an option of other games: this one has a fixed number of seats
             return field, f"{game.name} is played by exactly {players_of(model())} players"
         return field, f"{game.name} has no option {field} (its options: {', '.join(model.model_fields)})"
-    bounds = _bounds(model, field)
-    if bounds is not None and first["type"] in ("greater_than_equal", "less_than_equal"):
-        return field, f"{bounds[0]} to {bounds[1]}, not {options.get(field)!r}"
     message = str(first["msg"]).removeprefix("Value error, ")
     return field, message[:1].lower() + message[1:]
-
-
-def _bounds(model: type[BaseModel], field: str) -> tuple[int, int] | None:
-    """A number field's lowest and highest value, from its constraints."""
-    info = model.model_fields.get(field)
-    if info is None:
-        return None
-    low = next((m.ge for m in info.metadata if isinstance(m, Ge)), None)
-    high = next((m.le for m in info.metadata if isinstance(m, Le)), None)
-    return (int(str(low)), int(str(high))) if low is not None and high is not None else None
