@@ -246,10 +246,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "help": ("help", "this list"),
     "tables": ("tables", "list the tables (the lobby updates by itself)"),
     "create": (
-        "create moon|straight [players=N] [partnerships=on|off] [target=N]\n"
-        "         [all_pass=redeal|force_last] [bots=1,2] [level=basic|good|strong]\n"
+        "create GAME [OPTION=VALUE ...] [bots=1,2] [level=basic|good|strong]\n"
         "         [turn=SECONDS|none] [seat=N|none] [delay=MS]",
-        "create a table (seat 0 by default)",
+        "a table (seat 0 by default); GAME: moon, straight, texas42\n"
+        "                    OPTION: players=N, target=N, partnerships=on|off,\n"
+        "                    all_pass=redeal|force_last, nello=on (as the game has)",
     ),
     "join": ("join TABLE SEAT", "sit in an empty seat"),
     "take": ("take TABLE SEAT", "take over a bot's seat"),
