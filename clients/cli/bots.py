@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from boneyard.clients.cli.core import layout as layouts
+from boneyard.clients.cli.core.games import client_game
+from boneyard.clients.cli.core.mirror import View
 from boneyard.clients.cli.core.rules import Tile, is_double, is_trump, led_suit, pips, power
 from boneyard.protocol import (
     BidAction,
@@ -27,6 +29,7 @@ from boneyard.protocol import (
     PassAction,
     PlayAction,
     StraightView,
+    TexasView,
     TrumpAction,
 )
 
@@ -55,7 +58,9 @@ def choose_moon_bid(hand: Sequence[Tile], legal: Sequence[Any]) -> Any:
     return passes[0] if passes else bids[0]  # force_last: the cheapest bid
 
 
-def _choose_moon(view: MoonView, legal: Sequence[Any]) -> Any:
+def choose_trick_game(view: MoonView | TexasView, legal: Sequence[Any]) -> Any:
+    """Moon's basic player; it fits Texas 42 too (it bids what it can afford, else passes or makes the
+    lowest bid; names its best trump; takes a trick as cheaply as it can)."""
     if view.phase == "bidding":
         return choose_moon_bid(view.hand, legal)
     if view.phase == "discarding":
@@ -80,7 +85,7 @@ def _choose_moon(view: MoonView, legal: Sequence[Any]) -> Any:
     return min(plays, key=lambda a: (is_trump(a.tile, trump), pips(a.tile)))
 
 
-def _choose_straight(view: StraightView, legal: Sequence[Any], rng: random.Random) -> Any:
+def choose_straight(view: StraightView, legal: Sequence[Any], rng: random.Random) -> Any:
     plays = [a for a in legal if isinstance(a, PlayAction)]
     if not plays:
         return legal[0]  # a draw or a pass: the only thing to do
@@ -93,11 +98,12 @@ def _choose_straight(view: StraightView, legal: Sequence[Any], rng: random.Rando
     return max(plays, key=value)
 
 
-def choose(view: MoonView | StraightView, rng: random.Random | None = None) -> Any:
-    """One of ``view.legal_actions``; ValueError when there is none (not our turn)."""
-    legal = list(view.legal_actions)
-    if not legal:
+def choose(view: View, rng: random.Random | None = None) -> Any:
+    """One of ``view.legal_actions``, by the view's game's own player; ValueError when there is none
+    (not our turn) or the game is one this client does not know."""
+    if not view.legal_actions:
         raise ValueError("no legal action to choose from")
-    if isinstance(view, MoonView):
-        return _choose_moon(view, legal)
-    return _choose_straight(view, legal, rng or random.Random())
+    game = client_game(view.game)
+    if game is None:
+        raise ValueError(f"no player for {view.game}")
+    return game.choose(view, rng or random.Random())

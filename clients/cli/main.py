@@ -16,19 +16,14 @@ from pydantic import TypeAdapter, ValidationError
 
 from boneyard.clients.cli import account, standings
 from boneyard.clients.cli.core.commands import CommandError
+from boneyard.clients.cli.core.games import load_games
 from boneyard.clients.cli.core.identity import SavedSeats, saved_signer
 from boneyard.clients.cli.core.session import Client
 from boneyard.clients.cli.ui.app import LineUI
 from boneyard.clients.cli.ui.controller import Controller
-from boneyard.protocol.handshake import Identify
-from boneyard.protocol.values import (
-    PARTNERSHIP_PLAYERS,
-    BotDelayMs,
-    MoonOptions,
-    StraightOptions,
-    TurnSeconds,
-    check_partnerships,
-)
+from boneyard.clients.cli.ui.options import OptionError, check_options, game_named, option_value, players_of
+from boneyard.protocol import Identify
+from boneyard.protocol.values import BotDelayMs, TurnSeconds
 
 
 class _Parser(argparse.ArgumentParser):
@@ -113,9 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     common(connect)
 
     play = sub.add_parser("play", help="one command to a game against bots")
-    play.add_argument("game", choices=["moon", "straight"])
+    play.add_argument("game", choices=list(load_games()))
     play.add_argument("--server", metavar="URL", help="play there (default: start a local server)")
-    play.add_argument("--players", type=int, choices=[2, 3, 4], help="straight: 2, 3 or 4 seats (default 4)")
+    play.add_argument("--players", type=int, help="straight: 2, 3 or 4 seats (default 4)")
     teams = play.add_mutually_exclusive_group()
     teams.add_argument(
         "--partnerships", action="store_true", default=None,
@@ -124,7 +119,13 @@ def build_parser() -> argparse.ArgumentParser:
     teams.add_argument(
         "--no-partnerships", dest="partnerships", action="store_false", help="4 players, each alone"
     )
-    play.add_argument("--target", type=int, metavar="POINTS", help="points to win (moon 21, straight 250)")
+    play.add_argument(
+        "--target", type=int, metavar="POINTS", help="points to win (moon 21, straight 250; texas42: 7 marks)"
+    )
+    play.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", type=_option,
+        help="any other option of the game, e.g. nello=on or all_pass=redeal (texas42)",
+    )  # fmt: skip
     play.add_argument("--turn", type=_turn, default=60, metavar="SECONDS", help="turn time, or none")
     play.add_argument(
         "--bot-delay", type=_bot_delay, metavar="MS", help="milliseconds before each bot move (0..10000)"
@@ -161,35 +162,31 @@ def _colour(args: argparse.Namespace) -> bool:
     return not args.no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
 
 
+def _option(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r}: write an option as KEY=VALUE, e.g. nello=on")
+    return key.strip().lower(), option_value(value)
+
+
 def play_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
     """The table options ``play`` asks for, and the number of seats; ValueError, in words and naming the
-    flag, if they do not fit (the protocol's option models are the check)."""
-    options, players = _requested(args)
+    flag, if they do not fit (the game's options model in the protocol is the check)."""
+    game = game_named(args.game)
+    options: dict[str, Any] = dict(args.option)
+    flags = {"target": args.target, "players": args.players, "partnerships": args.partnerships}
+    options |= {key: value for key, value in flags.items() if value is not None}
+    options = game.complete_options(options)
     try:
-        (MoonOptions if args.game == "moon" else StraightOptions).model_validate(options)
-    except ValidationError as error:
-        field = str(error.errors()[0]["loc"][0]) if error.errors()[0]["loc"] else ""
-        flag = f"argument --{field.replace('_', '-')}: " if field in options else ""
-        raise ValueError(f"{flag}{_words(error)}") from None
-    return options, players
-
-
-def _requested(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
-    options: dict[str, Any] = {}
-    if args.target is not None:
-        options["target"] = args.target
-    if args.game == "moon":
-        if args.players not in (None, 3):
-            raise ValueError("moon is played by exactly 3 players")
-        if args.partnerships:
-            raise ValueError("moon has no partnerships")
-        return options, 3
-    players = args.players or 4
-    options["players"] = players
-    check_partnerships(players, args.partnerships)
-    if players == PARTNERSHIP_PLAYERS:
-        options["partnerships"] = args.partnerships is not False  # on unless --no-partnerships (RULES.md S1)
-    return options, players
+        checked = check_options(args.game, options)
+    except OptionError as error:
+        said = (
+            f"argument --{error.field.replace('_', '-')}: {error.words}"
+            if error.field in flags
+            else str(error)
+        )
+        raise ValueError(said) from None
+    return options, players_of(checked)
 
 
 @contextlib.asynccontextmanager

@@ -11,29 +11,22 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from boneyard.protocol import (
-    SERVER_MESSAGE_ADAPTER,
-    MoonView,
-    StraightView,
-    event_from_engine,
-)
+from pydantic import TypeAdapter
+
+from boneyard.protocol import SERVER_MESSAGE_ADAPTER, View, event_from_engine
 from boneyard.server.games.base import RandomDealer
 from boneyard.server.games.registry import GAMES
 
+VIEW: TypeAdapter[Any] = TypeAdapter(View)
 
-def wire_view(game: str, view: Any) -> MoonView | StraightView:
-    data = view.as_dict() | {"game": game}
-    model = MoonView if game == "moon" else StraightView
-    return model.model_validate(data)
+
+def wire_view(game: str, view: Any) -> Any:
+    return VIEW.validate_python(view.as_dict() | {"game": game})
 
 
 def table_info(game: str, engine: Any, options: dict[str, Any]) -> dict[str, Any]:
     n = engine.players
-    if game == "moon":
-        opts = {"all_pass": "redeal", "target": 21} | options
-    else:
-        opts = {"players": n, "partnerships": n == 4, "target": 250} | options
-        opts["partnerships"] = bool(opts["partnerships"]) if opts["partnerships"] is not None else n == 4
+    opts = engine.options.as_dict()  # every option, defaults included, as a table listing has them
     seats = [{"seat": s, "name": f"p{s}", "bot": False, "connected": True, "auto": False} for s in range(n)]
     return {
         "table_id": "t1",
@@ -47,9 +40,15 @@ def table_info(game: str, engine: Any, options: dict[str, Any]) -> dict[str, Any
     }
 
 
+WANTED: dict[str, list[dict[str, Any]]] = {
+    "nello": [{"type": "bid", "bid": 42}, {"type": "trump", "trump": "nello"}],
+}
+"""Moves a feed plays whenever they are legal (``nello``: a mark bid, then nello), else the bot's."""
+
+
 def feed(
-    game: str, options: dict[str, Any], viewer: int | None, seed: int
-) -> Iterator[tuple[Any, MoonView | StraightView | None]]:
+    game: str, options: dict[str, Any], viewer: int | None, seed: int, wanted: str | None = None
+) -> Iterator[tuple[Any, Any]]:
     """Yield ``(server message, engine view after it or None)`` for one whole game seen by ``viewer``.
 
     The view is given after each ``turn`` (the point where a mirror must equal a snapshot).
@@ -86,7 +85,9 @@ def feed(
     )
     while not engine.is_over:
         seat = engine.to_move
-        events = engine.apply(seat, spec.bot(engine.view(seat), rng))
+        legal = {str(a.as_dict()): a for a in engine.legal_actions(seat)}
+        liked = [legal[str(w)] for w in WANTED.get(wanted or "", []) if str(w) in legal]
+        events = engine.apply(seat, liked[0] if liked else spec.bot(engine.view(seat), rng))
         for event in events:
             seen = event.seen_by(viewer)
             if seen is None:

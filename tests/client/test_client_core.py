@@ -172,7 +172,7 @@ async def test_closing_ends_listening_and_commands(connect: Any) -> None:
 async def test_the_example_bot_plays_a_whole_game(url: str) -> None:
     from boneyard.clients.cli.examples.random_bot import play
 
-    over = await asyncio.wait_for(play(url, "straight", seed=3), 40)
+    over = await asyncio.wait_for(play(url, "straight", {"players": 2}, seed=3), 40)
     assert over.winner in (0, 1) and over.record_id
 
 

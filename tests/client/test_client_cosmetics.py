@@ -13,6 +13,7 @@ from tui_support import make_app, my_turn, table, type_text, until
 from boneyard.clients.cli.core import Client
 from boneyard.clients.cli.core import layout as layouts
 from boneyard.clients.cli.core.mirror import TableMirror
+from boneyard.clients.cli.core.rules import tile_word
 from boneyard.clients.cli.tui.app import BoneyardApp
 from boneyard.clients.cli.tui.drawing import straight_layout
 from boneyard.clients.cli.tui.screens import HelpScreen, RulesScreen
@@ -140,3 +141,26 @@ def test_straight_arms_stay_in_sight_and_whole_while_rows_allow() -> None:
         assert ("[3|4]" in text or "┌3┐" in text) and ("[2|5]" in text or "└5┘" in text), (height, text)
         if height >= 15:
             assert "⋮" not in text and "└2┘" in text and "[2|2]" in text, (height, text)
+
+
+def _long_line() -> Any:
+    """A spinner ([6|6]) with five tiles to its right and six to its left: 12 in the line."""
+    lay = layouts.play(layouts.EMPTY, (6, 6), None)
+    for tile, end in (((6, 5), "right"), ((5, 4), "right"), ((4, 3), "right"), ((3, 2), "right"),
+                      ((2, 1), "right"), ((6, 4), "left"), ((4, 2), "left"), ((2, 0), "left"),
+                      ((0, 0), "left"), ((0, 1), "left"), ((1, 1), "left")):  # fmt: skip
+        lay = layouts.play(lay, tile, end)
+    return lay
+
+
+def test_a_narrow_board_names_the_tiles_it_cannot_fit_beside_the_spinner() -> None:
+    """Issue 24.10: on a narrow board the Straight line hid tiles beside the spinner though rows were free
+    (and a wide board drew large tiles that did not fit, hiding tiles where small ones would show all)."""
+    lay = _long_line()
+    singles = [tile_word(t) for t in ((6, 5), (5, 4), (4, 3), (3, 2), (2, 1), (4, 6), (2, 4), (0, 2), (1, 0))]
+    for width, height in ((40, 8), (50, 12), (78, 30)):
+        text = straight_layout(lay, width, height).plain()
+        missing = [t for t in singles if t not in text]
+        assert not missing, (width, height, missing, text)
+    assert "…" not in straight_layout(lay, 78, 30).plain()  # small tiles fit it whole: nothing elided
+    assert "… = [0|2] [2|4] [4|6] · … = [6|5]" in straight_layout(lay, 40, 8).plain()

@@ -24,6 +24,9 @@ OPTION_SETS = [
     ("straight", {"players": 3}),
     ("straight", {"players": 4}),
     ("straight", {"players": 4, "partnerships": False}),
+    ("texas42", {}),
+    ("texas42", {"nello": True}),  # every hand a mark bid and nello (engine_feed.WANTED)
+    ("texas42", {"all_pass": "redeal", "target": 2}),
 ]
 
 
@@ -41,7 +44,8 @@ def test_mirror_equals_engine_view_after_every_turn(
     for seed in range(3):
         mirror = Mirror()
         checked = 0
-        for message, expected in feed(game, options, viewer, seed):
+        wanted = "nello" if options.get("nello") else None
+        for message, expected in feed(game, options, viewer, seed, wanted):
             if message is not None:
                 mirror.apply(message)
             if expected is not None:

@@ -29,7 +29,7 @@ def test_the_quickest_way_to_play_comes_first_with_its_picture() -> None:
 
 
 def test_the_play_usage_names_every_option_of_play_help() -> None:
-    (block,) = re.findall(r"^boneyard play moon\|straight .*?(?=^```)", README, re.M | re.S)
+    (block,) = re.findall(r"^boneyard play moon\|straight\|texas42 .*?(?=^```)", README, re.M | re.S)
     usage = " ".join(block.split())
     options = {flag for action in _play_parser()._actions for flag in action.option_strings}
     options -= {"-h", "--help"}

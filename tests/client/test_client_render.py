@@ -145,14 +145,16 @@ def test_parse_commands() -> None:
     }
     for words, reason in [
         (["chess"], "game: create moon"),
-        (["straight", "players=5"], "players: Straight is played by 2, 3 or 4 players, not 5"),
+        (["straight", "players=5"], "players: input should be less than or equal to 4"),  # the model says
+        (["moon", "players=4"], "players: moon is played by exactly 3 players"),
+        (["texas42", "nello=maybe"], "nello: input should be a valid boolean"),
         (["moon", "bots=1,2,3"], "bots: Moon has seats 0 to 2, not 3"),
         (["moon", "seat=5"], "seat: Moon has seats 0 to 2"),
         (["moon", "turn=0"], "turn: 5 to 3600 seconds"),
-        (["straight", "players=2", "partnerships=on"], "partnerships: partnerships need 4 players"),
+        (["straight", "players=2", "partnerships=on"], "partnerships need 4 players"),
         (["moon", "bots=0,1"], "bots: seat 0 is yours"),
-        (["moon", "target=0"], "target: 1 to 1000"),
-        (["moon", "colour=red"], "unknown option 'colour'"),
+        (["moon", "target=0"], "target: input should be greater than or equal to 1"),
+        (["moon", "colour=red"], "colour: moon has no option colour (its options: all_pass, target)"),
     ]:
         with pytest.raises(FormError, match=re.escape(reason)):
             parse_create(words)

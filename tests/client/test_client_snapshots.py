@@ -33,10 +33,12 @@ def svg(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.use_extension(SVGImageExtension)
 
 
-async def _shots(pilot: Pilot[Any], app: BoneyardApp, svg: SnapshotAssertion, name: str) -> None:
+async def _shots(
+    pilot: Pilot[Any], app: BoneyardApp, svg: SnapshotAssertion, name: str, sizes: Any = SIZES
+) -> None:
     for field in app.screen.query(Input):
         field.cursor_blink = False  # a blinking cursor is a clock in the picture
-    for width, height in SIZES:
+    for width, height in sizes:
         await pilot.resize_terminal(width, height)
         assert svg(name=f"{name}-{width}x{height}") == await _settled(pilot, app)
 
@@ -56,9 +58,9 @@ async def _settled(pilot: Pilot[Any], app: BoneyardApp) -> str:
 
 
 async def _play_until(
-    pilot: Pilot[Any], app: BoneyardApp, done: Any, seed: int = 3, limit: int = 200
+    pilot: Pilot[Any], app: BoneyardApp, done: Any, seed: int = 3, limit: int = 200, choose: Any = None
 ) -> None:
-    """Play our seat with the basic bot (seeded) until ``done(mirror)`` holds at our turn."""
+    """Play our seat with the basic bot (seeded; or ``choose``) until ``done(mirror)`` holds at our turn."""
     rng = random.Random(seed)
     for _ in range(limit):
         await until(pilot, lambda: my_turn(app))
@@ -67,7 +69,7 @@ async def _play_until(
         if done(mirror):
             return
         before = len(app._lines)
-        await app.controller.act(tui_support.bot_choice(app, rng))
+        await app.controller.act((choose or tui_support.bot_choice)(app, rng))
         await until(pilot, lambda b=before: len(app._lines) > b)
     raise AssertionError("the position never came")
 
@@ -111,8 +113,52 @@ async def test_straight_layout(seeded: Any, svg: SnapshotAssertion) -> None:
         await _shots(pilot, app, svg, "straight-layout")
 
 
+def _a_long_line(mirror: Any) -> bool:
+    view = mirror.view
+    if not isinstance(view, StraightView) or view.layout.opening is None:
+        return False
+    arms = view.layout.arms
+    return len(arms.get("left", ())) + len(arms.get("right", ())) >= 9
+
+
+async def test_straight_narrow(seeded: Any, svg: SnapshotAssertion) -> None:
+    """Issue 24.10: a line longer than a narrow board: the tiles it cannot fit beside the spinner are
+    named on a free row, not hidden."""
+    app = await make_app(seeded, table("straight", players=2))
+    async with app.run_test(size=(64, 30)) as pilot:
+        await _play_until(pilot, app, _a_long_line)
+        await _shots(pilot, app, svg, "straight-narrow", sizes=((64, 30),))
+
+
 async def test_game_over(seeded: Any, svg: SnapshotAssertion) -> None:
     app = await make_app(seeded, table("moon", target=9), auto=True, rng=random.Random(5))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=40)
         await _shots(pilot, app, svg, "game-over")
+
+
+async def test_texas42_trick(seeded: Any, svg: SnapshotAssertion) -> None:
+    """Issue 28: the auction in marks, the contract, the trick as it is built, each team's points against
+    the bid, marks per team."""
+    app = await make_app(seeded, table("texas42"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _play_until(pilot, app, lambda m: m.view.phase == "playing" and len(m.view.trick) >= 2)
+        await _shots(pilot, app, svg, "texas42-trick")
+
+
+def _nello(app: BoneyardApp, rng: random.Random) -> Any:
+    """Our seat bids a mark and names nello when it may, else plays as the basic bot."""
+    mirror = app.controller.mirror
+    assert mirror is not None and mirror.view is not None
+    legal = mirror.view.legal_actions
+    wanted = [a for a in legal if getattr(a, "bid", None) == 42 or getattr(a, "trump", None) == "nello"]
+    return wanted[0] if wanted else tui_support.bot_choice(app, rng)
+
+
+async def test_texas42_nello(seeded: Any, svg: SnapshotAssertion) -> None:
+    """Nello shown: the bidder's partner sits out, their hand face down; tricks of three."""
+    app = await make_app(seeded, table("texas42", nello=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        done = lambda m: m.view.out is not None and len(m.view.trick) >= 1  # noqa: E731
+        await _play_until(pilot, app, done, choose=_nello)
+        await _shots(pilot, app, svg, "texas42-nello")

@@ -20,6 +20,7 @@ from boneyard.clients.cli import bots
 from boneyard.clients.cli.core import Client
 from boneyard.clients.cli.tui.app import BoneyardApp
 from boneyard.clients.cli.tui.widgets import SLOT, ActionBar, HandBar
+from boneyard.clients.cli.ui.options import check_options, players_of
 
 SEED = 11
 
@@ -64,7 +65,7 @@ async def make_app(
 
 
 def table(game: str, **options: Any) -> dict[str, Any]:
-    players = 3 if game == "moon" else options.get("players", 4)
+    players = players_of(check_options(game, options))
     return {
         "game": game,
         "options": options,

@@ -1,9 +1,10 @@
 """The client core: a small Python SDK for Boneyard servers, with no UI code.
 
-- :class:`Client` (``session.py``): connection, commands with ids matched to replies,
-  automatic reconnect with resume;
-- :class:`Mirror` / :class:`TableMirror` (``mirror.py``): the table state, built only from
-  the messages the server sends;
+- :class:`Client` (``session.py``; the handshake in ``handshake.py``, its notices in ``notices.py``):
+  connection, commands with ids matched to replies, automatic reconnect with resume;
+- :class:`Mirror` / :class:`TableMirror` (``mirror.py``, ``table_mirror.py``): the table state, built
+  only from the messages the server sends, each game's view folded by its own module (``games.py``:
+  the registry of the client's games);
 - ``transport.py``: the swappable frame pipe (websockets by default);
 - ``rules.py`` and ``layout.py``: the little rule knowledge needed to show a game.
 

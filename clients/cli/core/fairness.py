@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast, get_args
 
 from boneyard.clients.cli.core.rules import Tile, tile_word
-from boneyard.protocol import DealCommitment, DealRevealed, SeedContributed
+from boneyard.protocol import DealCommitment, DealRevealed, GameEvent, SeedContributed
 from boneyard.protocol import fairness as fair
 from boneyard.protocol.game import (
     Blocked,
@@ -34,8 +34,6 @@ from boneyard.protocol.game import (
     Domino,
     HandDealt,
     HandStarted,
-    MoonTilePlayed,
-    StraightTilePlayed,
     TileDrawn,
     WidowTaken,
 )
@@ -121,7 +119,9 @@ class DealWitness:
 
     def _event(self, event: Any) -> None:
         if isinstance(event, HandStarted):
-            chance = event.hand == 0 or (self.game == "straight" and self._blocked)
+            # The rules leave the first player to chance in a game's first hand, and after a blocked
+            # hand (only Straight's hands block).
+            chance = event.hand == 0 or self._blocked
             self._current = HandSeen(event.hand, event.first, event.boneyard, chance)
             self.hands.append(self._current)
             self._blocked = False
@@ -139,8 +139,8 @@ class DealWitness:
             hand.draws.append((hand.boneyard - event.boneyard - 1, event.seat, event.tile))
         elif hand.gap:
             return
-        elif isinstance(event, MoonTilePlayed | StraightTilePlayed):
-            hand.shown.append((event.seat, event.tile, "played"))
+        elif isinstance(event, GameEvent) and event.type == "tile_played":  # every game's play names these
+            hand.shown.append((getattr(event, "seat"), getattr(event, "tile"), "played"))  # noqa: B009
         elif isinstance(event, Discarded) and event.tile is not None:
             hand.shown.append((event.seat, event.tile, "discarded"))
 
@@ -149,13 +149,14 @@ class DealWitness:
     def check(self, reveal: DealRevealed) -> Verdict:
         problems = self._seed_problems(reveal)
         seats = len(reveal.player_seeds)
-        if problems or self.game not in ("moon", "straight"):
+        game = self.game
+        if problems or game not in get_args(fair.Game):  # a game whose deals the protocol does not say
             return Verdict(tuple(problems), 0)
-        game: fair.Game = "moon" if self.game == "moon" else "straight"
         server = bytes.fromhex(reveal.server_seed)
         players = [None if s is None else bytes.fromhex(s) for s in reveal.player_seeds]
+        named = cast(fair.Game, game)
         for hand in self.hands:
-            problems += _hand_problems(hand, fair.deal(game, seats, server, players, hand.number))
+            problems += _hand_problems(hand, fair.deal(named, seats, server, players, hand.number))
         return Verdict(tuple(problems), len(self.hands))
 
     def _seed_problems(self, reveal: DealRevealed) -> list[str]:

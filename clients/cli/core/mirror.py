@@ -17,30 +17,25 @@ Two rules keep a mirror honest:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from boneyard.clients.cli.core import layout as layouts
 from boneyard.clients.cli.core.fairness import DealWitness, Verdict
-from boneyard.clients.cli.core.rules import Tile, sort_moon_hand, sort_straight_hand
+from boneyard.clients.cli.core.games import client_game
+from boneyard.clients.cli.core.rules import Tile
+from boneyard.clients.cli.core.table_mirror import Clock, TableMirror, View
 from boneyard.protocol import (
-    ChatLine,
     ChatMessage,
     DealCommitment,
     DealRevealed,
+    GameEvent,
     HandPause,
     Hello,
     LobbyChanged,
-    MoonEventMessage,
-    MoonView,
     PauseInfo,
     Seated,
     SeatStatus,
     SeedContributed,
     Snapshot,
-    StraightEventMessage,
-    StraightView,
     TableCreated,
     TableInfo,
     TableList,
@@ -50,79 +45,9 @@ from boneyard.protocol import (
     Welcome,
 )
 from boneyard.protocol.deals import FIXED_SEED
-from boneyard.protocol.game import (
-    BidMade,
-    Discarded,
-    GameOver,
-    HandDealt,
-    HandStarted,
-    HandThrownIn,
-    MoonHandScored,
-    MoonTilePlayed,
-    Passed,
-    StraightHandScored,
-    StraightTilePlayed,
-    TileDrawn,
-    TrickWon,
-    TrumpNamed,
-    WidowTaken,
-)
+from boneyard.protocol.game import EventMessageBase, GameOver, HandStarted
 
-View = MoonView | StraightView
-Clock = Callable[[], float]
-
-
-@dataclass
-class TableMirror:
-    """One table as this client knows it."""
-
-    table_id: str
-    table: TableInfo | None = None
-    view: View | None = None
-    """The game; ``None`` until the first snapshot of a started game."""
-    seat: int | None = None
-    """Our seat here, or ``None`` when only watching."""
-    deadline: float | None = None
-    """When the seat to move runs out of time, on the mirror's clock; ``None``: no timer."""
-    last_trick: tuple[tuple[int, Tile], ...] = ()
-    """Moon: the last completed trick as ``(seat, tile)``, kept for display after ``trick_won``."""
-    last_trick_winner: int | None = None
-    hand_result: MoonHandScored | StraightHandScored | None = None
-    """The last ``hand_scored`` event (cleared when the next hand starts)."""
-    hands: list[MoonHandScored | StraightHandScored] = field(default_factory=list)
-    """Every ``hand_scored`` seen at this table this game, in order: the score sheet."""
-    game_over: GameOver | None = None
-    chat: list[ChatMessage | ChatLine] = field(default_factory=list)
-    """What was said here: the snapshot's history (the last 50 lines), then each ``chat`` message."""
-    deals: DealWitness | None = None
-    """The current (or last) game's fair-deal check: ``deals.verdict`` once the seeds are revealed."""
-    pause: PauseInfo | None = None
-    """The table's pause between hands (``hand_pause``, ``snapshot.pause``), until the next hand starts."""
-    pause_until: float | None = None
-    """When that pause ends at the latest, on the mirror's clock."""
-
-    def pause_left(self, clock: Clock = time.monotonic) -> float | None:
-        """Seconds until the next hand at the latest, while the table pauses; ``None`` otherwise."""
-        return None if self.pause_until is None else max(0.0, self.pause_until - clock())
-
-    @property
-    def ready_awaited(self) -> bool:
-        """The table pauses between hands and waits for our ``ready``."""
-        return self.pause is not None and self.seat is not None and self.seat in self.pause.waiting
-
-    @property
-    def my_turn(self) -> bool:
-        return self.view is not None and self.seat is not None and self.view.to_move == self.seat
-
-    def seconds_left(self, clock: Clock = time.monotonic) -> float | None:
-        return None if self.deadline is None else max(0.0, self.deadline - clock())
-
-    def seat_name(self, seat: int) -> str:
-        if self.table is not None and seat < len(self.table.seats):
-            name = self.table.seats[seat].name
-            if name:
-                return name
-        return f"seat {seat}"
+__all__ = ["Clock", "Mirror", "MirrorError", "TableMirror", "View"]  # the table's half lives in table_mirror
 
 
 class MirrorError(Exception):
@@ -186,8 +111,8 @@ class Mirror:
             case Snapshot():
                 self._table_info(message.table)
                 mirror = self.table(message.table.table_id)
-                # A game this client cannot show yet (texas42) is a table without a view.
-                shown = message.view if isinstance(message.view, MoonView | StraightView) else None
+                # A game this client cannot show is a table without a view.
+                shown = message.view if client_game(message.table.game) is not None else None
                 mirror.view = _sorted(shown) if shown is not None else None
                 if message.chat or not mirror.chat:
                     mirror.chat = list(message.chat)  # the table's own history replaces ours
@@ -202,7 +127,7 @@ class Mirror:
                         update={"to_move": message.seat, "legal_actions": tuple(message.legal_actions)}
                     )
                 self._set_deadline(mirror, message.time_left_ms)
-            case MoonEventMessage() | StraightEventMessage():
+            case EventMessageBase():
                 mirror = self.table(message.table_id)
                 self._event(mirror, message.event)
                 if mirror.deals is not None:
@@ -258,7 +183,7 @@ class Mirror:
 
     # --- game events ---------------------------------------------------------------------
 
-    def _event(self, mirror: TableMirror, event: Any) -> None:
+    def _event(self, mirror: TableMirror, event: GameEvent) -> None:
         if isinstance(event, GameOver):
             mirror.game_over = event
         if isinstance(event, HandStarted) and event.hand == 0:
@@ -267,160 +192,40 @@ class Mirror:
             self._set_pause(mirror, None)  # the pause (if any) is over
         if isinstance(event, HandStarted):
             mirror.hand_result, mirror.last_trick, mirror.last_trick_winner = None, (), None
-        if isinstance(event, MoonHandScored | StraightHandScored):
+        if event.type == "hand_scored":  # every game's hand result has this name (its shape is the game's)
             mirror.hand_result = event
             mirror.hands.append(event)
-        if isinstance(event, TrickWon):
-            seats = _seats_from(event.leader, len(event.tiles))
-            mirror.last_trick = tuple(zip(seats, event.tiles, strict=True))
-            mirror.last_trick_winner = event.seat
+        if event.type == "trick_won":
+            _trick_won(mirror, event)
         view = mirror.view
         if view is None:
             if not isinstance(event, HandStarted) or mirror.table is None:
                 return  # nothing to build on: the snapshot that follows a game start will fill in
-            view = _blank_view(mirror.table, mirror.seat)
+            game = client_game(mirror.table.game)
+            if game is None:
+                return
+            view = game.blank_view(mirror.table, mirror.seat)
+        game = client_game(view.game)
+        if game is None:
+            return
         # Whatever happened, the actions offered before it are stale until the next ``turn``.
-        update: dict[str, Any] = {"legal_actions": ()}
-        if isinstance(view, MoonView):
-            update.update(_moon(view, event))
-        else:
-            update.update(_straight(view, event))
+        update: dict[str, object] = {"legal_actions": ()}
+        update.update(game.fold(view, event))
         mirror.view = _sorted(view.model_copy(update=update))
 
 
-def _seats_from(first: int, n: int, players: int = 3) -> list[int]:
-    return [(first + i) % players for i in range(n)]
+def _trick_won(mirror: TableMirror, event: GameEvent) -> None:
+    """Keep the trick just won on show: its plays as the view built them (a seat may sit out, as in a
+    nello hand), or, with no view to hold them, its tiles from the leader round the table."""
+    tiles: tuple[Tile, ...] = getattr(event, "tiles", ())
+    leader, winner = getattr(event, "leader", 0), getattr(event, "seat", None)
+    built: tuple[tuple[int, Tile], ...] = tuple(getattr(mirror.view, "trick", ()))
+    if len(built) != len(tiles):
+        players = len(mirror.table.seats) if mirror.table is not None else len(tiles)
+        built = tuple(((leader + i) % players, tile) for i, tile in enumerate(tiles))
+    mirror.last_trick, mirror.last_trick_winner = built, winner
 
 
 def _sorted(view: View) -> View:
-    if isinstance(view, MoonView):
-        # One order for the whole hand, trump or not: naming trump must not renumber the hand a player
-        # has been reading (the trumps are marked where it is shown).
-        return view.model_copy(update={"hand": tuple(sort_moon_hand(view.hand, None))})
-    return view.model_copy(update={"hand": tuple(sort_straight_hand(view.hand))})
-
-
-def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    out = list(values)
-    out[seat] += delta
-    return tuple(out)
-
-
-def _without(hand: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
-    out = list(hand)
-    if tile in out:
-        out.remove(tile)
-    return tuple(out)
-
-
-def _blank_view(table: TableInfo, seat: int | None) -> View:
-    """An empty view to start from when a hand starts without a snapshot before it."""
-    n = table.players
-    if table.game == "moon":
-        return MoonView(
-            game="moon", viewer=seat, hand_number=0, phase="bidding", hand=(), tile_counts=(0,) * n,
-            first=0, bids=(None,) * n, high_bidder=None, high_bid=None, trump=None, trick=(), leader=None,
-            played=(), tricks=(0,) * n, scores=(0,) * n, target=table.options.target, to_move=None,
-            legal_actions=(), discard=None, winner=None,
-        )  # fmt: skip
-    options = table.options
-    teams = bool(getattr(options, "partnerships", False))
-    return StraightView(
-        game="straight", viewer=seat, hand_number=0, players=n, partnerships=teams, target=options.target,
-        hand=(), tile_counts=(0,) * n, boneyard=0, layout=layouts.EMPTY, count=0,
-        scores=(0,) * (2 if teams else n), leader=0, to_move=None, legal_actions=(), is_over=False,
-        winner=None,
-    )  # fmt: skip
-
-
-def _hand_started(view: View, event: HandStarted) -> dict[str, Any]:
-    n = len(event.tile_counts)
-    common: dict[str, Any] = {"hand_number": event.hand, "tile_counts": tuple(event.tile_counts), "hand": ()}
-    if isinstance(view, MoonView):
-        return common | {
-            "phase": "bidding", "first": event.first, "bids": (None,) * n, "high_bidder": None,
-            "high_bid": None, "trump": None, "trick": (), "leader": None, "played": (), "tricks": (0,) * n,
-            "discard": None, "to_move": event.first,
-        }  # fmt: skip
-    return common | {
-        "boneyard": event.boneyard, "layout": layouts.EMPTY, "count": 0, "leader": event.first,
-        "to_move": event.first,
-    }  # fmt: skip
-
-
-def _moon(view: MoonView, event: Any) -> dict[str, Any]:
-    match event:
-        case HandStarted():
-            return _hand_started(view, event)
-        case HandDealt(seat=seat, tiles=tiles) if tiles is not None and seat == view.viewer:
-            return {"hand": tuple(tiles)}
-        case BidMade(seat=seat, bid=bid):
-            bids = list(view.bids)
-            bids[seat] = bid
-            return {"bids": tuple(bids), "high_bidder": seat, "high_bid": bid}
-        case Passed(seat=seat):
-            bids = list(view.bids)
-            bids[seat] = "pass"
-            return {"bids": tuple(bids)}
-        case HandThrownIn():
-            return {"phase": "thrown_in", "to_move": None}  # nobody moves until the next deal
-        case WidowTaken(seat=seat, tile=tile):
-            hand = (*view.hand, tile) if tile is not None and seat == view.viewer else view.hand
-            return {"phase": "discarding", "hand": hand, "tile_counts": _bump(view.tile_counts, seat, 1)}
-        case Discarded(seat=seat, tile=tile):
-            mine = tile is not None and seat == view.viewer
-            return {
-                "phase": "naming_trump",
-                "hand": _without(view.hand, tile) if mine and tile is not None else view.hand,
-                "discard": tile if mine else view.discard,
-                "tile_counts": _bump(view.tile_counts, seat, -1),
-            }
-        case TrumpNamed(seat=seat, trump=trump):
-            return {"phase": "playing", "trump": trump, "leader": seat}
-        case MoonTilePlayed(seat=seat, tile=tile):
-            return {
-                "trick": (*view.trick, (seat, tile)),
-                "leader": seat if not view.trick else view.leader,
-                "hand": _without(view.hand, tile) if seat == view.viewer else view.hand,
-                "tile_counts": _bump(view.tile_counts, seat, -1),
-            }
-        case TrickWon(seat=seat, tricks=tricks):
-            played = (*view.played, view.trick)
-            return {"played": played, "trick": (), "leader": seat, "tricks": tuple(tricks)}
-        case MoonHandScored(tricks=tricks, scores=scores):
-            return {"phase": "scored", "tricks": tuple(tricks), "scores": tuple(scores), "to_move": None}
-        case GameOver(winner=winner, scores=scores):
-            return {"phase": "over", "winner": winner, "scores": tuple(scores), "to_move": None}
-    return {}
-
-
-def _straight(view: StraightView, event: Any) -> dict[str, Any]:
-    match event:
-        case HandStarted():
-            return _hand_started(view, event)
-        case HandDealt(seat=seat, tiles=tiles) if tiles is not None and seat == view.viewer:
-            return {"hand": tuple(tiles)}
-        case StraightTilePlayed(seat=seat, tile=tile, end=end, count=count, scores=scores):
-            try:
-                layout = layouts.play(view.layout, tile, end)
-            except ValueError as error:
-                raise MirrorError(f"tile_played does not fit the mirrored layout: {error}") from None
-            return {
-                "layout": layout.model_copy(update={"count": count}),
-                "count": count,
-                "scores": tuple(scores),
-                "hand": _without(view.hand, tile) if seat == view.viewer else view.hand,
-                "tile_counts": _bump(view.tile_counts, seat, -1),
-            }
-        case TileDrawn(seat=seat, tile=tile, boneyard=boneyard):
-            mine = tile is not None and seat == view.viewer
-            return {
-                "boneyard": boneyard,
-                "hand": (*view.hand, tile) if mine else view.hand,
-                "tile_counts": _bump(view.tile_counts, seat, 1),
-            }
-        case StraightHandScored(scores=scores):
-            return {"scores": tuple(scores), "to_move": None}  # nobody moves until the next deal
-        case GameOver(winner=winner, scores=scores):
-            return {"is_over": True, "winner": winner, "scores": tuple(scores), "to_move": None}
-    return {}
+    game = client_game(view.game)
+    return game.sort_hand(view) if game is not None else view

@@ -36,7 +36,7 @@ from boneyard.protocol import (
 )
 
 
-class Commands:
+class CommandMethods:
     """Typed wrappers over :meth:`request`."""
 
     mirror: Mirror

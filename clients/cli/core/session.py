@@ -29,19 +29,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-import msgpack
 from pydantic import BaseModel
 
 from boneyard.clients.cli.core.commands import CommandError, ConnectionLost, NotConnected, PendingCommands
+from boneyard.clients.cli.core.handshake import handshake, peek_seq
 from boneyard.clients.cli.core.identity import Signer
 from boneyard.clients.cli.core.mirror import Mirror, MirrorError
+from boneyard.clients.cli.core.notices import Listeners, Notice, Subscription, close_text
 from boneyard.clients.cli.core.pacing import Backoff, Pacer
-from boneyard.clients.cli.core.requests import Commands
+from boneyard.clients.cli.core.requests import CommandMethods
 from boneyard.clients.cli.core.transport import (
     ABNORMAL_CLOSURE,
     Connector,
@@ -51,14 +50,10 @@ from boneyard.clients.cli.core.transport import (
 )
 from boneyard.protocol import (
     CLOSE_CODES,
-    FEATURE_ACCOUNTS,
-    FEATURE_TURN_IN_EVENT,
     DealCommitment,
-    Error,
     Hello,
     Identify,
     ProtocolError,
-    Resume,
     Seated,
     Welcome,
     decode_server_message,
@@ -67,44 +62,14 @@ from boneyard.protocol import (
 )
 from boneyard.protocol.messages import COMMAND_ADAPTER
 
-NoticeKind = Literal["disconnected", "reconnecting", "resumed", "resume_rejected", "closed", "warning"]
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """Something about the connection itself, delivered by :meth:`Client.listen` among the messages."""
-
-    kind: NoticeKind
-    text: str
-    code: int | None = None
-    """The close code, for ``disconnected`` and ``closed``."""
-
-
-class Subscription:
-    """An async iterator over what a :class:`Client` receives (see :meth:`Client.listen`)."""
-
-    def __init__(self) -> None:
-        self._queue: asyncio.Queue[Any] = asyncio.Queue()
-
-    def put(self, item: Any) -> None:
-        self._queue.put_nowait(item)
-
-    def __aiter__(self) -> Subscription:
-        return self
-
-    async def __anext__(self) -> Any:
-        item = await self._queue.get()
-        if item is None:
-            self._queue.put_nowait(None)  # stay ended for any later call
-            raise StopAsyncIteration
-        return item
+__all__ = ["Client", "Notice", "Subscription"]  # Notice and Subscription live in notices.py
 
 
 class _Resync(Exception):
     """The stream cannot be trusted (a ``seq`` gap): drop the connection and resume."""
 
 
-class Client(Commands):
+class Client(CommandMethods):
     """A session with a Boneyard server. Use ``async with`` or :meth:`connect` / :meth:`close`."""
 
     def __init__(
@@ -150,7 +115,7 @@ class Client(Commands):
         self._last_seq = 0
         self._replaying = 0
         self._watching: set[str] = set()
-        self._listeners: weakref.WeakSet[Subscription] = weakref.WeakSet()
+        self._listeners = Listeners()
         self._runner: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = asyncio.Event()
@@ -175,7 +140,7 @@ class Client(Commands):
                     raise
                 transport = await self._open(resume=False)  # the kept seats are gone: a new session
         except TransportClosed as closed:
-            raise ConnectionError(f"the server closed the connection: {_close_text(closed.code)}") from None
+            raise ConnectionError(f"the server closed the connection: {close_text(closed.code)}") from None
         assert self.welcome is not None
         self._runner = asyncio.create_task(self._run(transport), name="boneyard-client")
         return self.welcome
@@ -211,11 +176,7 @@ class Client(Commands):
         Each call starts a new subscription at once; it ends when the session is closed for good.
         A subscription nobody holds any more is dropped, so an abandoned one costs nothing.
         """
-        subscription = Subscription()
-        self._listeners.add(subscription)
-        if self._closed.is_set():
-            subscription.put(None)
-        return subscription
+        return self._listeners.subscribe()
 
     # --- commands --------------------------------------------------------------------------
 
@@ -243,33 +204,16 @@ class Client(Commands):
 
     async def _open(self, *, resume: bool) -> Transport:
         """Connect, read ``hello``, identify (resuming if asked) and read ``welcome``."""
+        identify = Identify(type="identify", id=self._pending.next_id(), name=self.name)
         transport = await self._connector(self.url)
-        try:
-            hello = self._decode(await transport.recv())
-            if not isinstance(hello, Hello):
-                raise ConnectionError(f"expected hello, got {getattr(hello, 'type', hello)!r}")
-            cid = self._pending.next_id()
-            token = self.token if resume else None
-            fold = self.fold_turns and FEATURE_TURN_IN_EVENT in hello.features
-            signer = self.signer if FEATURE_ACCOUNTS in hello.features and hello.nonce else None
-            identify = Identify(
-                type="identify",
-                id=cid,
-                name=self.name,
-                resume=Resume(token=token, last_seq=self._last_seq) if token else None,
-                accept=(FEATURE_TURN_IN_EVENT,) if fold else (),
-                sign_in=signer.sign_in(hello.nonce) if signer and hello.nonce else None,
-            )
-            await transport.send(encode(identify))
-            welcome = self._decode(await transport.recv())
-            if isinstance(welcome, Error):
-                raise CommandError(welcome.code, welcome.message, "identify")
-            if not isinstance(welcome, Welcome):
-                raise ConnectionError(f"expected welcome, got {getattr(welcome, 'type', welcome)!r}")
-        except BaseException:
-            with contextlib.suppress(Exception):
-                await transport.close(1000)
-            raise
+        hello, welcome = await handshake(
+            transport,
+            identify,
+            token=self.token if resume else None,
+            last_seq=self._last_seq,
+            fold_turns=self.fold_turns,
+            signer=self.signer,
+        )
         # The new connection numbers its messages from 1 again; replayed ones included.
         self._generation += 1
         self._last_seq = 0
@@ -291,11 +235,6 @@ class Client(Commands):
             self._pending.fail_before(self._generation)
         return transport
 
-    def _decode(self, frame: bytes | str) -> Any:
-        if isinstance(frame, str):
-            raise ConnectionError("the server sent a text frame (PROTOCOL.md section 1: frames are binary)")
-        return decode_server_message(frame, lenient=True)
-
     async def _run(self, transport: Transport) -> None:
         code, reason = 1000, "closed"
         try:
@@ -303,7 +242,7 @@ class Client(Commands):
                 try:
                     await self._read(transport)
                 except TransportClosed as closed:
-                    code, reason = closed.code, _close_text(closed.code, closed.reason)
+                    code, reason = closed.code, close_text(closed.code, closed.reason)
                 except _Resync as why:
                     code, reason = ABNORMAL_CLOSURE, str(why)
                     with contextlib.suppress(Exception):
@@ -367,7 +306,7 @@ class Client(Commands):
                 message = decode_server_message(frame, lenient=True)
             except ProtocolError as error:
                 # A newer server's message type: skip it, but it still used up a seq number.
-                seq = _peek_seq(frame)
+                seq = peek_seq(frame)
                 if seq is not None:
                     self._check_seq(seq)
                     self._last_seq = seq
@@ -433,8 +372,7 @@ class Client(Commands):
         task.add_done_callback(self._tasks.discard)
 
     def _notify(self, item: Any) -> None:
-        for subscription in list(self._listeners):
-            subscription.put(item)
+        self._listeners.notify(item)
 
     def _finish(self, code: int, reason: str) -> None:
         if self._closed.is_set():
@@ -442,19 +380,5 @@ class Client(Commands):
         self.close_code = code
         self._pending.fail_all(NotConnected())
         self._notify(Notice("closed", reason, code))
-        self._notify(None)  # the end of every subscription
+        self._listeners.end()
         self._closed.set()
-
-
-def _close_text(code: int, reason: str = "") -> str:
-    info = CLOSE_CODES.get(code)
-    words = info.meaning if info else ("the connection dropped" if code == ABNORMAL_CLOSURE else "")
-    name = f"{code} {info.name}" if info else str(code)
-    return f"{name}: {reason or words}".rstrip(": ")
-
-
-def _peek_seq(frame: bytes) -> int | None:
-    with contextlib.suppress(Exception):
-        seq = msgpack.unpackb(frame, raw=False).get("seq")
-        return seq if type(seq) is int else None
-    return None

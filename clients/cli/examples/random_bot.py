@@ -14,16 +14,21 @@ import asyncio
 import random
 
 from boneyard.clients.cli.core import Client, CommandError
+from boneyard.clients.cli.core.games import load_games
+from boneyard.clients.cli.ui.options import check_options, players_of
 from boneyard.protocol import Turn
 from boneyard.protocol.game import GameOver
 
 
-async def play(url: str, game: str = "moon", name: str = "random-bot", seed: int | None = None) -> GameOver:
+async def play(
+    url: str, game: str = "moon", options: dict[str, object] | None = None, name: str = "random-bot",
+    seed: int | None = None,
+) -> GameOver:  # fmt: skip
     rng = random.Random(seed)
+    options = options or {}
+    players = players_of(check_options(game, options))  # the game's options model says how many play
     async with Client(url, name) as client:
         events = client.listen()  # subscribe before creating the table: nothing is missed
-        players = 3 if game == "moon" else 2
-        options = {} if game == "moon" else {"players": players}
         bots = list(range(1, players))  # the server's bots fill the other seats
         created = await client.create_table(game, options=options, bots=bots, turn_seconds=None)
         table_id = created.table.table_id
@@ -46,7 +51,7 @@ async def play(url: str, game: str = "moon", name: str = "random-bot", seed: int
 def main() -> None:
     parser = argparse.ArgumentParser(description="A bot that plays random legal moves.")
     parser.add_argument("url")
-    parser.add_argument("--game", choices=["moon", "straight"], default="moon")
+    parser.add_argument("--game", choices=list(load_games()), default="moon")
     parser.add_argument("--name", default="random-bot")
     args = parser.parse_args()
     asyncio.run(play(args.url, args.game, args.name))

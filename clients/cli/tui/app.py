@@ -43,7 +43,7 @@ from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.ui import render
 from boneyard.clients.cli.ui.controller import Controller, LineKind, one_line
 from boneyard.protocol import DealRevealed
-from boneyard.protocol.game import GameOver, HandStarted, MoonHandScored, StraightHandScored
+from boneyard.protocol.game import GameEvent, GameOver, HandStarted
 
 Startup = Callable[["BoneyardApp"], Awaitable[None]]
 
@@ -202,7 +202,7 @@ class BoneyardApp(App[int]):
             and self.screen.paused
         ):
             self.pop_screen()  # the server's pause is over
-        if isinstance(event, MoonHandScored | StraightHandScored) and self.pause > 0:
+        if isinstance(event, GameEvent) and event.type == "hand_scored" and self.pause > 0:
             # Shown after this batch of messages, unless the game ends with the hand.
             self.set_timer(0.05, lambda: self._hand_result(mirror.table_id, len(mirror.hands)))
         if self.controller.game_over(item) is not None:

@@ -154,10 +154,14 @@ def line_pieces(layout: Layout) -> tuple[list[Piece], int]:
     return pieces, spinner
 
 
-def _fit_line(pieces: list[Piece], spinner: int, width: int, scale: Scale = SMALL) -> list[Piece | None]:
-    """Drop tiles next to the centre of the longer side until the line fits (``None``: "…")."""
+def _fit_line(
+    pieces: list[Piece], spinner: int, width: int, scale: Scale = SMALL
+) -> tuple[list[Piece | None], list[Piece]]:
+    """Drop tiles next to the centre of the longer side until the line fits (``None``: "…"); and the
+    tiles dropped, in line order."""
     out: list[Piece | None] = list(pieces)
     centre = spinner if spinner >= 0 else next(i for i, p in enumerate(pieces) if p is not None)
+    dropped: list[Piece] = []
 
     def size() -> int:
         return sum(1 if p is None else p.width(scale) for p in out)
@@ -168,7 +172,7 @@ def _fit_line(pieces: list[Piece], spinner: int, width: int, scale: Scale = SMAL
             i = centre - 1
             if out[i] is None:
                 i -= 1
-            out.pop(i)
+            gone = out.pop(i)
             centre -= 1
             if out[centre - 1] is not None:
                 out.insert(centre, None)
@@ -177,12 +181,14 @@ def _fit_line(pieces: list[Piece], spinner: int, width: int, scale: Scale = SMAL
             i = centre + 1
             if out[i] is None:
                 i += 1
-            out.pop(i)
+            gone = out.pop(i)
             if out[centre + 1] is not None:
                 out.insert(centre + 1, None)
         else:
             break
-    return out
+        if gone is not None:
+            dropped.append(gone)
+    return out, sorted(dropped, key=pieces.index)
 
 
 def straight_layout(layout: Layout, width: int, height: int, scale: Scale | None = None) -> Canvas:
@@ -197,11 +203,12 @@ def straight_layout(layout: Layout, width: int, height: int, scale: Scale | None
     arms = layout.arms
     up, down = list(arms.get("up", ())), list(arms.get("down", ()))
     if scale is None:
+        # Large tiles only where the whole line fits them: small ones beat tiles elided (issue 24.10).
         wide = sum(p.width(LARGE) for p in pieces) <= room
-        scale = LARGE if height >= 21 and (wide or width >= 70) else SMALL
+        scale = LARGE if height >= 21 and wide else SMALL
         if scale is LARGE and _arm_rows(up, LARGE) + LARGE.upright_h + _arm_rows(down, LARGE) > height:
             scale = SMALL  # the arms would not fit large: every tile of them small beats some elided
-    fitted = _fit_line(pieces, spinner, room, scale)
+    fitted, dropped = _fit_line(pieces, spinner, room, scale)
     # Upright arm tiles take three rows each; where that is more than the board has, they lie flat
     # (a row each), so that the up and down arms stay in sight on a short board.
     compact = not scale.big and _arm_rows(up, scale) + scale.upright_h + _arm_rows(down, scale) > height
@@ -241,7 +248,24 @@ def straight_layout(layout: Layout, width: int, height: int, scale: Scale | None
             if end in ends:
                 cells, at = outer if outer is not None else ((pip,), (pip[0], row))
                 mark_open(canvas, cells, end, at)
+    _name_the_elided(canvas, pieces, spinner, dropped)
     return canvas
+
+
+def _name_the_elided(canvas: Canvas, pieces: list[Piece], spinner: int, dropped: Sequence[Piece]) -> None:
+    """The tiles a line too long for the board leaves out beside the spinner, named on a free row
+    (the lowest, else the highest): a narrow board hides none of them while it has rows to spare."""
+    free = [y for y in range(canvas.height) if all(ch == " " for ch, _ in canvas.cells[y])]
+    if not dropped or not free:
+        return
+    sides = (
+        [p for p in dropped if pieces.index(p) < spinner],
+        [p for p in dropped if pieces.index(p) > spinner],
+    )
+    named = [" ".join(tile_word((p.a, p.b)) for p in side) for side in sides if side]
+    words = "… = " + " · … = ".join(named)
+    y = free[-1] if free[-1] > canvas.height // 2 else free[0]
+    canvas.put(1, y, words[: canvas.width - 1], DIM)
 
 
 def _tall(p: PlacedTile, scale: Scale, compact: bool = False) -> int:

@@ -22,12 +22,13 @@ FORM = (
     ("target", "", 6),
     ("bots", "1,2", 8),
     ("level", "", 7),
+    ("more", "", 14),
     ("seat", "0", 5),
     ("turn", "30", 5),
     ("delay", "", 6),
 )
 """The create form's fields: name, initial value, width (``level``: the bots' level, basic, good or strong;
-``delay``: ms before each bot move)."""
+``delay``: ms before each bot move; ``more``: the game's other options as key=value, e.g. nello=on)."""
 
 
 def seats_text(table: TableInfo) -> str:
@@ -46,7 +47,7 @@ class LobbyScreen(PlayScreen):
         with Vertical(id="lobby"):
             yield Static(Text("Boneyard · the lobby", "bold"), id="lobby-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-            rows = (FORM[:4], FORM[4:6], FORM[6:])  # three rows, so the form fits 80 columns
+            rows = (FORM[:4], FORM[4:7], FORM[7:])  # three rows, so the form fits 80 columns
             for row, fields in enumerate(rows):
                 with Horizontal(classes="form"):
                     yield Label("New table:" if row == 0 else "", classes="form-label")
@@ -104,9 +105,10 @@ class LobbyScreen(PlayScreen):
     def form_fields(self) -> tuple[str, dict[str, str]]:
         values = {name: self.query_one(f"#f-{name}", Input).value.strip() for name, _, _ in FORM}
         game = values.pop("game").lower()
-        fields = {k: v for k, v in values.items() if v}
-        if game == "moon" and fields.get("players") == "3":
-            fields.pop("players")
+        fields = {k: v for k, v in values.items() if v and k != "more"}
+        for word in values.get("more", "").split():  # the game's other options, as key=value
+            key, _, value = word.partition("=")
+            fields[key.lower()] = value
         return game, fields
 
     async def create(self) -> None:

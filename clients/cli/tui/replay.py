@@ -2,7 +2,7 @@
 
 → / Enter / Space: the next step; ←: back; n / p: the next / previous hand; Home; End or e; q: quit.
 Every seat's tiles are face up below the table; the score sheet shows each hand's bid and whether
-it was made (Moon) or who won it (Straight).
+it was made (the trick games) or who won it (Straight).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from boneyard.clients.cli.core.rules import tile_word
 from boneyard.clients.cli.tui.replay_states import Position, positions
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.ui.describe import game_title, winner_text
-from boneyard.protocol import MoonRecord, StraightRecord
+from boneyard.protocol.records import BaseRecord as AnyRecord
 
 KEYS = "→ Enter next · ← back · n/p next/previous hand · e the end · q quit"
 
@@ -111,7 +111,7 @@ class ReplayApp(App[int]):
     CSS_PATH = "boneyard.tcss"
     TITLE = "Boneyard replay"
 
-    def __init__(self, record: MoonRecord | StraightRecord, *, colour: bool = True) -> None:
+    def __init__(self, record: AnyRecord, *, colour: bool = True) -> None:
         super().__init__()
         self.steps = positions(record)
         if not colour:

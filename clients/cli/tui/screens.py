@@ -17,11 +17,11 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Markdown, Static
 
+from boneyard.clients.cli.core.games import client_game
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.tui.sheet import hand_words, sheet_text
 from boneyard.clients.cli.ui.describe import winner_text
 from boneyard.clients.cli.ui.rulebook import rules_text
-from boneyard.protocol.game import MoonHandScored
 
 ResultType = TypeVar("ResultType")
 
@@ -148,12 +148,9 @@ class HandResultScreen(Passing):
         title = Text(f"Hand {len(mirror.hands)}: {words}", "bold green" if made else "bold")
         with Vertical(classes="window"):
             yield Static(title)
-            if isinstance(hand, MoonHandScored):
-                taken = " · ".join(f"{mirror.seat_name(s)} {n}" for s, n in enumerate(hand.tricks))
-                yield Static(f"tricks: {taken}")
-            else:
-                pips = " · ".join(f"{mirror.seat_name(s)} {p}" for s, p in enumerate(hand.pips))
-                yield Static(f"pips left: {pips}")
+            game = client_game(mirror.view.game) if mirror.view is not None else None
+            if game is not None:
+                yield Static(game.hand_detail(mirror, hand))
             yield Static(sheet_text(mirror, 60, last=4))
             yield Static(self.hint(), classes="hint", id="pause-hint")
             yield Static("", classes="note", id="note")

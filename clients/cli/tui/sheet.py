@@ -3,7 +3,8 @@ points, and the running scores.
 
 >>> from boneyard.clients.cli.core.mirror import TableMirror
 >>> from boneyard.protocol.game import MoonHandScored
->>> m = TableMirror("t1")
+>>> from boneyard.protocol import MoonView
+>>> m = TableMirror("t1", view=MoonView.model_construct(game="moon"))  # the sheet of a Moon table
 >>> m.hands.append(MoonHandScored(type="hand_scored", bidder=0, bid=5, tricks=(5, 1, 1),
 ...                               points=(5, 1, 1), scores=(5, 1, 1)))
 >>> print(sheet_text(m, 30).plain)
@@ -15,15 +16,23 @@ points, and the running scores.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from rich.text import Text
 
+from boneyard.clients.cli.core.games import ClientGame, client_game
 from boneyard.clients.cli.core.mirror import TableMirror
-from boneyard.protocol.game import MoonHandScored, StraightHandScored
+
+
+def _teams(mirror: TableMirror) -> bool:
+    view = mirror.view
+    game = client_game(view.game) if view is not None else None
+    return view is not None and game is not None and game.teams(view)
 
 
 def _sides(mirror: TableMirror, n: int) -> list[str]:
-    teams = bool(getattr(mirror.view, "partnerships", False))
-    if teams:  # who is in which team is on the players' lines
+    if _teams(mirror):  # who is in which team is on the players' lines
         return [f"team {t}" for t in range(2)]
     return [mirror.seat_name(s) for s in range(n)]
 
@@ -50,16 +59,33 @@ def header(sides: list[str], pad: int, col: int) -> list[str]:
     return lines
 
 
-def hand_words(mirror: TableMirror, hand: MoonHandScored | StraightHandScored) -> tuple[str, bool | None]:
-    """What happened in a hand, and whether the bid was made (None for Straight)."""
-    if isinstance(hand, MoonHandScored):
-        made = hand.points[hand.bidder] > 0
-        return f"{mirror.seat_name(hand.bidder)} bid {hand.bid}: {'made' if made else 'set'}", made
-    if not hand.winners:
-        return "nobody scores the hand", None
-    teams = bool(getattr(mirror.view, "partnerships", False))
-    names = [f"team {w}" if teams else mirror.seat_name(w) for w in hand.winners]
-    return f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'} +{max(hand.points)}", None
+def bid_words(mirror: TableMirror, bidder: int, bid: object, made: bool) -> tuple[str, bool]:
+    """``ana bid 5: made``, and whether it was made (the trick games' line on the sheet)."""
+    return f"{mirror.seat_name(bidder)} bid {bid}: {'made' if made else 'set'}", made
+
+
+def hand_words(mirror: TableMirror, hand: object) -> tuple[str, bool | None]:
+    """What happened in a hand, and whether the bid was made (``None`` where nobody bids), as its
+    game says it."""
+    game = _game(mirror)
+    return game.hand_words(mirror, hand) if game is not None else ("hand scored", None)
+
+
+def hand_points(mirror: TableMirror, hand: object) -> Sequence[int]:
+    """The points (or marks) a hand gave each side, as its game counts them."""
+    game = _game(mirror)
+    return game.hand_points(hand) if game is not None else ()
+
+
+def _totals(hand: object) -> Sequence[int]:
+    """A scored hand's running scores, per side (every game's ``hand_scored`` has them)."""
+    totals: Sequence[int] = getattr(hand, "scores", ())
+    return totals
+
+
+def _game(mirror: TableMirror) -> ClientGame[Any] | None:
+    game = mirror.view.game if mirror.view is not None else mirror.table.game if mirror.table else ""
+    return client_game(game)
 
 
 def sheet_text(mirror: TableMirror, width: int = 40, last: int | None = None) -> Text:
@@ -68,7 +94,9 @@ def sheet_text(mirror: TableMirror, width: int = 40, last: int | None = None) ->
     hands = list(mirror.hands)
     if not hands:
         return Text("No hand scored yet.", "dim")
-    n = len(hands[0].scores)
+    n = len(_totals(hands[0]))
+    game = _game(mirror)
+    unit = game.sheet_unit if game is not None else "points"
     col = max(5, min(8, (width - 7) // n))
     pad = max(0, width - col * n - 1)
     out = Text(no_wrap=True, overflow="ellipsis")
@@ -80,13 +108,8 @@ def sheet_text(mirror: TableMirror, width: int = 40, last: int | None = None) ->
         out.append("\n")
         out.append(f"{i:>2} ")
         out.append(words[: width - 3], "green" if made else ("red" if made is False else ""))
-        points = hand.points if isinstance(hand, MoonHandScored) else _straight_points(hand)
-        out.append("\n" + f"{'points':>{pad}}" + "".join(f"{p:>+{col}d}" for p in points))
+        points = hand_points(mirror, hand)
+        out.append("\n" + f"{unit:>{pad}}" + "".join(f"{p:>+{col}d}" for p in points))
         out.append("\n")
-        out.append(f"{'total':>{pad}}" + "".join(f"{t:>{col}}" for t in hand.scores), "dim")
+        out.append(f"{'total':>{pad}}" + "".join(f"{t:>{col}}" for t in _totals(hand)), "dim")
     return out
-
-
-def _straight_points(hand: StraightHandScored) -> list[int]:
-    """The end-of-hand award per side (points in play are already in the running scores)."""
-    return list(hand.points)

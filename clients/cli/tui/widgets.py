@@ -14,13 +14,11 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
+from boneyard.clients.cli.core.games import client_game
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.rules import is_trump, tile_word
-from boneyard.clients.cli.tui import drawing
-from boneyard.clients.cli.tui.moon_board import moon_board
 from boneyard.clients.cli.ui.choices import Choice, choices, tile_actions
 from boneyard.clients.cli.ui.render import seat_label
-from boneyard.protocol import MoonView, StraightView
 
 SLOT = 7
 """Columns per tile in the hand: ``[6|4]`` and its marks."""
@@ -78,18 +76,9 @@ class Players(MirrorWidget):
             out.append(f"{name[:name_width]:<{name_width}}", style)
             count = view.tile_counts[seat]
             out.append(f" {count} tile{'' if count == 1 else 's'}" if wide else f" {count}t")
-            if isinstance(view, MoonView):
-                bid = view.bids[seat]
-                won = view.tricks[seat]
-                out.append(f"  {won} trick{'' if won == 1 else 's'}" if wide else f"  {won}tr")
-                out.append(f"  bid {'—' if bid is None else bid:<4}", "dim" if bid in (None, "pass") else "")
-                out.append(" ")
-                out.append(f"{view.scores[seat]:>3} pts", "bold")
-            else:
-                score = view.scores[seat % 2] if view.partnerships else view.scores[seat]
-                team = f"  team {seat % 2}" if view.partnerships else ""
-                out.append(f"{team}  ")
-                out.append(f"{score:>3} pts", "bold")
+            game = client_game(view.game)
+            if game is not None:
+                out.append_text(game.seat_columns(mirror, view, seat, wide))
             flags = FLAGS.get(_seat_flags(mirror, seat), "")
             if flags:
                 out.append("  ")
@@ -100,30 +89,16 @@ class Players(MirrorWidget):
         return out
 
 
-def _straight_board(view: StraightView, width: int, height: int) -> Text:
-    out = drawing.straight_layout(view.layout, width, max(3, height - 1)).text()
-    ends = " · ".join(f"{end} {value}" for end, value in view.layout.open_ends.items())
-    scoring = view.count > 0 and view.count % 5 == 0
-    out.append("\n")
-    out.append(f"ends: {ends or '—'}   ")
-    out.append(f"count {view.count}", "bold green" if scoring else "bold")
-    out.append("   ")
-    out.append(f"boneyard {view.boneyard}", "dim")
-    return out
-
-
 class Board(MirrorWidget):
-    """The middle: Moon's trick (or the last one), Straight's layout with ends and count."""
+    """The middle, as the game draws it: a trick game's trick (or the last one), Straight's layout."""
 
     def render(self) -> Text:
         mirror = self.mirror
-        if mirror is None or mirror.view is None:
+        view = mirror.view if mirror is not None else None
+        game = client_game(view.game) if view is not None else None
+        if mirror is None or view is None or game is None:
             return Text("Waiting for the game to start…", "dim")
-        view = mirror.view
-        width, height = self.size.width, self.size.height
-        if isinstance(view, MoonView):
-            return moon_board(mirror, view, width, height)
-        return _straight_board(view, width, height)
+        return game.tui_board(mirror, view, self.size.width, self.size.height)
 
 
 class HandBar(MirrorWidget):
@@ -181,7 +156,8 @@ class HandBar(MirrorWidget):
         view = self.mirror.view if self.mirror is not None else None
         if not menu:
             return Text("(watching)" if view is not None and view.viewer is None else "", "dim")
-        trump = view.trump if isinstance(view, MoonView) else None
+        game = client_game(view.game) if view is not None else None
+        trump = game.trump(view) if game is not None and view is not None else None
         choosing = any(c.legal for c in menu)
         row = self.per_row()
         for start in range(0, len(menu), row):
@@ -249,7 +225,8 @@ class ActionBar(MirrorWidget):
         if tile_actions(legal):
             others = [a for a in legal if getattr(a, "tile", None) is None]
             return [Choice(0, a.type, (a,)) for a in others]
-        return choices(mirror.view.hand, legal)
+        game = client_game(mirror.view.game)
+        return choices(mirror.view.hand, legal, game.bid_words if game is not None else str)
 
     def render(self) -> Text:
         out = Text(no_wrap=False)

@@ -14,7 +14,7 @@ auction, naming trump, a Straight draw or pass), the numbers go to the offered a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,11 +35,12 @@ class Choice:
         return bool(self.actions)
 
 
-def action_text(action: Any) -> str:
-    """A legal action in words: ``bid 5``, ``[6|4] left``, ``trump doubles``."""
+def action_text(action: Any, bid_words: Callable[[int], str] = str) -> str:
+    """A legal action in words: ``bid 5``, ``[6|4] left``, ``trump doubles`` (``bid_words``: a bid as
+    its game says it, e.g. Texas 42's ``bid 84 (2 marks)``)."""
     kind = action.type
     if kind == "bid":
-        return f"bid {action.bid}"
+        return f"bid {bid_words(action.bid)}"
     if kind == "trump":
         return f"trump {action.trump}"  # as typed: trump 6, trump doubles, trump none
     if kind == "discard":
@@ -55,7 +56,9 @@ def tile_actions(legal: Sequence[Any]) -> bool:
     return any(getattr(a, "tile", None) is not None for a in legal)
 
 
-def choices(hand: Sequence[Tile], legal: Sequence[Any]) -> list[Choice]:
+def choices(
+    hand: Sequence[Tile], legal: Sequence[Any], bid_words: Callable[[int], str] = str
+) -> list[Choice]:
     """The numbered choices: the hand while tiles are played, the offered actions otherwise."""
     if tile_actions(legal):
         out = []
@@ -63,7 +66,7 @@ def choices(hand: Sequence[Tile], legal: Sequence[Any]) -> list[Choice]:
             mine = tuple(a for a in legal if tuple(getattr(a, "tile", ()) or ()) == tuple(tile))
             out.append(Choice(i, tile_word(tile), mine, tuple(tile)))  # type: ignore[arg-type]
         return out
-    return [Choice(i, action_text(a), (a,)) for i, a in enumerate(legal, 1)]
+    return [Choice(i, action_text(a, bid_words), (a,)) for i, a in enumerate(legal, 1)]
 
 
 def extra_actions(legal: Sequence[Any]) -> list[Any]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,23 +105,54 @@ def check_move_words(text: str) -> None:
         raise InputError(f"unknown command {shortened(head)!r}: type `help`")
 
 
+MOON_BIDS = (4, 5, 6, 7, 21)
+
+
+def ladder_words(bids: Sequence[int]) -> str:
+    """A bid ladder in words, runs of five or more shortened: ``30-41, 42, 84 or 126``.
+
+    >>> ladder_words((4, 5, 6, 7, 21)), ladder_words((30, 31, 32, 42, 84)), ladder_words(range(30, 36))
+    ('4, 5, 6, 7 or 21', '30, 31, 32, 42 or 84', '30-35')
+    """
+    runs: list[list[int]] = []
+    for bid in bids:
+        if runs and bid == runs[-1][-1] + 1 and bid - runs[-1][0] < 12:
+            runs[-1].append(bid)
+        else:
+            runs.append([bid])
+    words: list[str] = []
+    for run in runs:
+        words += [f"{run[0]}-{run[-1]}"] if len(run) > 4 else [str(b) for b in run]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def parse_move(
-    text: str, legal: Sequence[Any], not_yours: str = "it is not your turn", hand: Sequence[Tile] = ()
+    text: str,
+    legal: Sequence[Any],
+    not_yours: str = "it is not your turn",
+    hand: Sequence[Tile] = (),
+    bids: Sequence[int] = MOON_BIDS,
+    contracts: Mapping[str, int | str] | None = None,
 ) -> Any:
     """The legal action ``text`` names; :class:`InputError` saying why not otherwise.
 
     A number is a position in ``hand`` while tiles are being played (see :mod:`.choices`), else
-    the number of an offered action; ``not_yours`` is the message when ``legal`` is empty.
+    the number of an offered action; ``not_yours`` is the message when ``legal`` is empty. ``bids``
+    is the game's bid ladder, ``contracts`` its words for what may be named besides a trump.
     """
     words = text.lower().split()
     if not words:
         raise InputError("type a move")
     head, rest = words[0], words[1:]
     check_move_words(head)
-    if head in ("bid", "b") and not (len(rest) == 1 and rest[0] in ("4", "5", "6", "7", "21")):
-        raise InputError("bids are 4, 5, 6, 7 or 21 (e.g. `bid 5`), or `pass`")
-    if head in ("trump", "t") and not (len(rest) == 1 and rest[0] in TRUMPS):
-        raise InputError("trump is a number 0-6, `trump doubles` or `trump none`")
+    named = {**TRUMPS, **(contracts or {})}
+    if head in ("bid", "b") and not bids:
+        raise InputError("there is no bidding in this game")
+    if head in ("bid", "b") and not (len(rest) == 1 and rest[0].isdigit() and int(rest[0]) in bids):
+        raise InputError(f"bids are {ladder_words(bids)} (e.g. `bid {bids[0] if bids else 5}`), or `pass`")
+    if head in ("trump", "t") and not (len(rest) == 1 and rest[0] in named):
+        more = "".join(f", `trump {word}`" for word in (contracts or {}))
+        raise InputError(f"trump is a number 0-6, `trump doubles`{more} or `trump none`")
     if not legal:
         raise InputError(not_yours)
     if head.isdigit() and len(rest) <= 1:
@@ -146,10 +177,10 @@ def parse_move(
         if not open_bids:
             raise InputError("you cannot bid now" + (": you can only pass" if _pick(legal, "pass") else ""))
         if int(rest[0]) < min(open_bids):
-            raise InputError(f"the high bid is {_high_bid(min(open_bids))}: bid {_bids_left(legal)}")
+            raise InputError(f"the high bid is {_high_bid(bids, min(open_bids))}: bid {_bids_left(legal)}")
         raise InputError(f"you can bid {_bids_left(legal)}")
     if head in ("trump", "t"):
-        return _pick(legal, "trump", trump=TRUMPS[rest[0]]) or _fail("you are not naming trump now")
+        return _pick(legal, "trump", trump=named[rest[0]]) or _fail("you are not naming trump now")
     if head == "discard" and len(rest) == 1:
         tile = parse_tile(rest[0]) or _fail(f"{rest[0]!r} is not a tile (write it like 6-4)")
         return _pick(legal, "discard", tile=tile) or _fail(f"you cannot discard {tile_word(tile)} now")
@@ -193,10 +224,10 @@ def _numbered_tile(n: int, hand: Sequence[Tile]) -> str:
     return f"{hand[n - 1][0]}{hand[n - 1][1]}"
 
 
-def _high_bid(lowest_open: int) -> int:
-    """The high bid, from the lowest bid still open (4, 5, 6, 7, 21)."""
-    ladder = (0, 4, 5, 6, 7, 21)
-    return ladder[ladder.index(lowest_open) - 1]
+def _high_bid(bids: Sequence[int], lowest_open: int) -> int:
+    """The high bid, from the lowest bid still open: the one below it on the game's ladder."""
+    ladder = (0, *bids)
+    return ladder[ladder.index(lowest_open) - 1] if lowest_open in ladder else lowest_open - 1
 
 
 def _fail(message: str) -> Any:
@@ -215,10 +246,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "help": ("help", "this list"),
     "tables": ("tables", "list the tables (the lobby updates by itself)"),
     "create": (
-        "create moon|straight [players=N] [partnerships=on|off] [target=N]\n"
-        "         [all_pass=redeal|force_last] [bots=1,2] [level=basic|good|strong]\n"
+        "create GAME [OPTION=VALUE ...] [bots=1,2] [level=basic|good|strong]\n"
         "         [turn=SECONDS|none] [seat=N|none] [delay=MS]",
-        "create a table (seat 0 by default)",
+        "a table (seat 0 by default); GAME: moon, straight, texas42\n"
+        "                    OPTION: players=N, target=N, partnerships=on|off,\n"
+        "                    all_pass=redeal|force_last, nello=on (as the game has)",
     ),
     "join": ("join TABLE SEAT", "sit in an empty seat"),
     "take": ("take TABLE SEAT", "take over a bot's seat"),
@@ -259,8 +291,8 @@ At the table:
   64 left / 64 l    Straight: play [6|4] on that end (left, right, up, down)
   pass              pass (the Moon auction, or Straight with nothing to play)
   draw              Straight: draw from the boneyard
-  bid 5             Moon: bid 4, 5, 6, 7 or 21
-  trump 6           Moon: name trump 0-6, `trump doubles` or `trump none`"""
+  bid 5             bid: Moon 4, 5, 6, 7 or 21; Texas 42 30-41, or 42 a mark
+  trump 6           name trump: 0-6, doubles or none (Texas 42: nello too)"""
 
 
 HELP_WIDTH = 78

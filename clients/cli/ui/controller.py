@@ -29,6 +29,7 @@ import pydantic
 
 from boneyard.clients.cli import bots
 from boneyard.clients.cli.core.commands import CommandError
+from boneyard.clients.cli.core.games import client_game
 from boneyard.clients.cli.core.mirror import TableMirror
 from boneyard.clients.cli.core.session import Client, Notice
 from boneyard.clients.cli.ui import render, social
@@ -253,7 +254,9 @@ class Controller:
         assert mirror.view is not None
         to_move = mirror.view.to_move
         waiting = "the game is over" if to_move is None else f"it is {mirror.seat_name(to_move)}'s turn"
-        action = parse_move(text, legal, waiting, hand=mirror.view.hand)
+        game = client_game(mirror.view.game)
+        bids, contracts = (game.bids, game.contracts) if game is not None else ((), {})
+        action = parse_move(text, legal, waiting, mirror.view.hand, bids, contracts)
         await self.client.act(mirror.table_id, action)
 
     def _table_arg(self, args: list[str]) -> str:

@@ -1,9 +1,9 @@
 """One line of words per server message (and per connection notice), for the scrolling log.
 
 >>> from boneyard.clients.cli.core.mirror import TableMirror
->>> from boneyard.protocol.game import BidMade
->>> plain(event_line(TableMirror("t1"), BidMade(type="bid_made", seat=1, bid=5)))
-'seat 1 bids 5'
+>>> from boneyard.protocol.game import Passed
+>>> plain(event_line(TableMirror("t1"), Passed(type="passed", seat=1)))
+'seat 1 passes'
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from boneyard.clients.cli.core.commands import CommandError
+from boneyard.clients.cli.core.games import client_game
 from boneyard.clients.cli.core.mirror import Mirror, TableMirror
-from boneyard.clients.cli.core.rules import trump_word
 from boneyard.clients.cli.core.session import Notice
 from boneyard.clients.cli.ui.render import (
     Fragments,
@@ -30,10 +30,8 @@ from boneyard.protocol import (
     Error,
     HandPause,
     LobbyChanged,
-    MoonEventMessage,
     SeatStatus,
     SeedContributed,
-    StraightEventMessage,
     TableCreated,
     TableInfo,
     TableRemoved,
@@ -41,31 +39,18 @@ from boneyard.protocol import (
     Welcome,
 )
 from boneyard.protocol.game import (
-    BidMade,
-    Blocked,
-    Discarded,
-    Domino,
+    EventMessageBase,
     GameOver,
     HandDealt,
     HandStarted,
     HandThrownIn,
-    MoonHandScored,
     MoonTilePlayed,
     Passed,
-    StraightHandScored,
-    StraightTilePlayed,
-    TileDrawn,
-    TrickWon,
-    TrumpNamed,
-    WidowTaken,
 )
 from boneyard.protocol.ratings import RatingChanges
 from boneyard.protocol.seeks import Seeks
 
 __all__ = ["error_line", "event_line", "message_line", "plain", "winner_text"]
-
-
-GAME_TITLES = {"moon": "Moon", "straight": "Straight", "texas42": "Texas 42"}
 
 
 def game_title(game: str) -> str:
@@ -74,90 +59,73 @@ def game_title(game: str) -> str:
     >>> game_title("texas42"), game_title("dominion")
     ('Texas 42', 'dominion')
     """
-    return GAME_TITLES.get(game, game)
+    known = client_game(game)
+    return known.title if known is not None else game
 
 
-def _teams(mirror: TableMirror) -> bool:
+def teams(mirror: TableMirror) -> bool:
+    """The table plays in partnerships (seats 0+2 against 1+3)."""
     view = mirror.view
-    return bool(getattr(view, "partnerships", False))
+    game = client_game(view.game) if view is not None else None
+    return view is not None and game is not None and game.teams(view)
 
 
-def _side(mirror: TableMirror, index: int) -> str:
-    return team_label(mirror, index) if _teams(mirror) else seat_label(mirror, index)
+def side(mirror: TableMirror, index: int) -> str:
+    """A scoring side: a team where the game has them, else a seat."""
+    return team_label(mirror, index) if teams(mirror) else seat_label(mirror, index)
 
 
-def _score_list(mirror: TableMirror, values: Any) -> str:
-    return ", ".join(f"{_side(mirror, i)} {v}" for i, v in enumerate(values))
+def score_list(mirror: TableMirror, values: Any) -> str:
+    """``ana 3, bo 5``: a value per side."""
+    return ", ".join(f"{side(mirror, i)} {v}" for i, v in enumerate(values))
 
 
 def winner_text(mirror: TableMirror, event: GameOver) -> str:
     you = mirror.seat is not None and (
-        event.winner == mirror.seat or (_teams(mirror) and mirror.seat % 2 == event.winner)
+        event.winner == mirror.seat or (teams(mirror) and mirror.seat % 2 == event.winner)
     )
-    return f"{_side(mirror, event.winner)} wins{' — well played!' if you else ''}"
+    return f"{side(mirror, event.winner)} wins{' — well played!' if you else ''}"
 
 
 def event_line(mirror: TableMirror, event: Any) -> Fragments | None:
-    """Words for a game event, or None for events that say nothing new to a person."""
+    """Words for a game event, or None for events that say nothing new to a person: the game's own
+    events said by its module, the ones every game shares here."""
+    game = client_game(mirror.view.game) if mirror.view is not None else None
+    if game is None and mirror.table is not None:
+        game = client_game(mirror.table.game)
+    if game is not None:
+        own = game.event_line(mirror, event)
+        if own is not None:
+            return own
     who = (lambda seat: seat_label(mirror, seat)) if mirror else str
     match event:
         case HandStarted(hand=hand, first=first):
-            role = "bids first" if mirror.view is None or mirror.view.game == "moon" else "leads"
+            role = game.first_role if game is not None else "begins"
             return [("class:title", f"── Hand {hand + 1}: {who(first)} {role} ──")]
         case HandDealt(seat=seat, tiles=dealt) if dealt is not None and seat == mirror.seat:
             return [("", "You are dealt "), *tiles(dealt)]
-        case HandDealt():
-            return None
-        case BidMade(seat=seat, bid=bid):
-            return [("", f"{who(seat)} bids {bid}")]
         case Passed(seat=seat):
             return [("class:dim", f"{who(seat)} passes")]
         case HandThrownIn():
             return [("class:notice", "Everyone passed: the hand is thrown in and redealt")]
-        case WidowTaken(seat=seat, tile=t):
-            return [("", f"{who(seat)} takes the widow{' ' + tile_text(t) if t else ''}")]
-        case Discarded(seat=seat, tile=t):
-            return [("", f"{who(seat)} discards {tile_text(t) if t else 'a tile face down'}")]
-        case TrumpNamed(seat=seat, trump=trump):
-            return [("class:trump", f"{who(seat)} names trump: {trump_word(trump)}")]
         case MoonTilePlayed(seat=seat, tile=t):
             return [("", f"{who(seat)} plays {tile_text(t)}")]
-        case TrickWon(seat=seat, tiles=played, tricks=taken):
-            return [("class:good" if seat == mirror.seat else "", f"{who(seat)} takes the trick "),
-                    *tiles(played), ("class:dim", f"   tricks: {_score_list(mirror, taken)}")]  # fmt: skip
-        case MoonHandScored(bidder=bidder, bid=bid, tricks=taken, points=points, scores=totals):
-            made = points[bidder] > 0
-            verdict = ("class:good", "made it") if made else ("class:bad", "went set")
-            summary = f"   points: {_score_list(mirror, points)}   scores: {_score_list(mirror, totals)}"
-            head = f"Hand scored: {who(bidder)} bid {bid}, took {taken[bidder]}: "
-            return [("class:title", head), verdict, ("", summary)]
-        case StraightTilePlayed(seat=seat, tile=t, end=end, count=count, points=points):
-            where = f" on the {end} end" if end else " to open"
-            scored = [("class:good", f"   scores {points}!")] if points else []
-            return [("", f"{who(seat)} plays {tile_text(t)}{where}"), ("class:dim", f"   count {count}"),
-                    *scored]  # fmt: skip
-        case TileDrawn(seat=seat, tile=t, boneyard=left):
-            return [("class:dim", f"{who(seat)} draws {tile_text(t)} ({left} left in the boneyard)")]
-        case Domino(seat=seat):
-            return [("class:title", f"{who(seat)} dominoes!")]
-        case Blocked():
-            return [("class:notice", "The hand is blocked: nobody can play")]
-        case StraightHandScored(winners=winners, points=points, pips=left, scores=totals):
-            names = " and ".join(_side(mirror, w) for w in winners) or "nobody"
-            award = max(points) if points else 0
-            pips = ", ".join(f"{mirror.seat_name(s)} {p}" for s, p in enumerate(left))
-            return [("class:title", f"Hand scored: {names} +{award}"), ("class:dim", f"   pips left: {pips}"),
-                    ("", f"   scores: {_score_list(mirror, totals)}")]  # fmt: skip
         case GameOver(scores=totals):
             said = winner_text(mirror, event)
             stop = "" if said.endswith("!") else "."  # "well played!", not "well played!."
             return [("class:title", f"Game over: {said}{stop}   Final scores: "),
-                    ("class:score", _score_list(mirror, totals))]  # fmt: skip
+                    ("class:score", score_list(mirror, totals))]  # fmt: skip
     return None
 
 
-ACTION_EVENTS = (BidMade, Passed, Discarded, TrumpNamed, MoonTilePlayed, StraightTilePlayed, TileDrawn)
-"""The events that report a seat's action (the others follow from one)."""
+def action_event(event: Any) -> bool:
+    """Whether an event reports a seat's action (the others follow from one): it names the seat whose
+    move it was, and is not the result of a trick or of a hand."""
+    return isinstance(getattr(event, "seat", None), int) and event.type not in NOT_ACTIONS
+
+
+NOT_ACTIONS = frozenset({"hand_dealt", "trick_won", "domino", "hand_started", "widow_taken"})
+"""Events with a seat that are not that seat's own action."""
 
 
 def message_line(mirror: Mirror, message: Any) -> Fragments | None:
@@ -170,9 +138,9 @@ def message_line(mirror: Mirror, message: Any) -> Fragments | None:
             return [("class:notice", f"{'Resumed' if resumed else 'Connected'} as {name}")]
         case Error(code=code, message=text):
             return error_line(CommandError(code, text))
-        case MoonEventMessage() | StraightEventMessage():
+        case EventMessageBase():
             line = event_line(mirror.table(message.table_id), message.event)
-            if line is not None and message.auto and isinstance(message.event, ACTION_EVENTS):
+            if line is not None and message.auto and action_event(message.event):
                 line.append(("class:notice", "   (the server played for them)"))
             return line
         case TableCreated(table=table):

@@ -1,9 +1,11 @@
 """The lobby's create form and chat, checked field by field before anything is sent.
 
 The server would refuse a bad table too, but a person should hear which field is wrong, in
-words, and never lose their seat to a traceback. :func:`create_request` turns the words of
-``create moon bots=1,2 turn=30`` (or the fields of the full-screen form) into
-``Client.create_table`` keyword arguments, or raises :class:`FormError` naming the field.
+words, and never lose their seat to a traceback. A game's own options (``players``, ``nello``...)
+are whatever its options model in the protocol takes, checked by that model (:mod:`.options`).
+:func:`create_request` turns the words of ``create moon bots=1,2 turn=30`` (or the fields of the
+full-screen form) into ``Client.create_table`` keyword arguments, or raises :class:`FormError` naming
+the field.
 
 >>> create_request(["moon", "bots=1,2"])["bots"]
 [1, 2]
@@ -14,7 +16,9 @@ Traceback (most recent call last):
 boneyard.clients.cli.ui.forms.FormError: level: the bots play at basic, good or strong, not 'expert'
 >>> create_request(["straight", "players=5"])
 Traceback (most recent call last):
-boneyard.clients.cli.ui.forms.FormError: players: Straight is played by 2, 3 or 4 players, not 5
+boneyard.clients.cli.ui.forms.FormError: players: input should be less than or equal to 4
+>>> create_request(["texas42", "nello=on", "bots=1,2,3"])["options"]
+{'nello': True}
 >>> create_request(["moon", "seat=5"])
 Traceback (most recent call last):
 boneyard.clients.cli.ui.forms.FormError: seat: Moon has seats 0 to 2 (or seat=none to watch), not 5
@@ -25,14 +29,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boneyard.protocol.values import MAX_CHAT_CHARS, PARTNERSHIP_PLAYERS, BotLevel, check_partnerships
+from boneyard.clients.cli.core.games import load_games
+from boneyard.clients.cli.ui.options import OptionError, check_options, game_named, option_value, players_of
+from boneyard.protocol.values import MAX_CHAT_CHARS, BotLevel
 
-GAMES = ("moon", "straight")
 TURN_RANGE = (5, 3600)
-TARGETS = {"moon": (1, 1000), "straight": (1, 10_000)}
-ON = ("on", "true", "yes", "1")
-OFF = ("off", "false", "no", "0")
-FIELDS = ("players", "partnerships", "target", "all_pass", "bots", "level", "turn", "seat", "delay")
+TABLE_FIELDS = ("bots", "level", "turn", "seat", "delay")
+"""The form's fields about the table (its game's own options come from the game's options model)."""
 DELAY_RANGE = (0, 10_000)
 LEVELS: tuple[BotLevel, ...] = ("basic", "good", "strong")
 
@@ -54,7 +57,7 @@ def _seat_list(value: str, seats: int, game: str) -> list[int]:
             continue
         seat = _number("bots", word)
         if seat >= seats:
-            raise FormError(f"bots: {game.capitalize()} has seats 0 to {seats - 1}, not {seat}")
+            raise FormError(f"bots: {game} has seats 0 to {seats - 1}, not {seat}")
         if seat in out:
             raise FormError(f"bots: seat {seat} is named twice")
         out.append(seat)
@@ -63,16 +66,15 @@ def _seat_list(value: str, seats: int, game: str) -> list[int]:
 
 def parse_fields(words: Sequence[str]) -> tuple[str, dict[str, str]]:
     """``["moon", "bots=1,2"]`` as the game and its ``key=value`` fields (nothing checked yet)."""
-    if not words or words[0].lower() not in GAMES:
-        raise FormError("game: create moon ... or create straight ...")
+    games = load_games()
+    if not words or words[0].lower() not in games:
+        raise FormError("game: " + " or ".join(f"create {name} ..." for name in games))
     fields: dict[str, str] = {}
     for word in words[1:]:
         key, sep, value = word.partition("=")
         key = key.lower()
         if not sep:
             raise FormError(f"{word!r}: write options as key=value, e.g. bots=1,2")
-        if key not in FIELDS:
-            raise FormError(f"unknown option {key!r}: the options are {', '.join(FIELDS)}")
         fields[key] = value.strip()
     return words[0].lower(), fields
 
@@ -83,52 +85,31 @@ def create_request(words: Sequence[str]) -> dict[str, Any]:
     return validate_create(game, fields)
 
 
+def game_options(game: str, fields: Mapping[str, str]) -> tuple[dict[str, object], int]:
+    """The form's fields that are the game's options, checked by its model; and the table's seats."""
+    try:
+        model = game_named(game).options
+        options = {
+            key: option_value(value) for key, value in fields.items() if key not in TABLE_FIELDS and value
+        }
+        if "players" not in model.model_fields and options.get("players") == players_of(model()):
+            del options["players"]  # the form's seat count, where the game has a fixed one
+        return options, players_of(check_options(game, options))
+    except OptionError as error:
+        raise FormError(str(error)) from None
+
+
 def validate_create(game: str, fields: Mapping[str, str]) -> dict[str, Any]:
     """Check every field of the create form; the defaults fill what is missing."""
-    if game not in GAMES:
-        raise FormError("game: moon or straight")
-    name = game.capitalize()
-    options: dict[str, Any] = {}
-    players = 3
-    if game == "moon":
-        if fields.get("players", "3") != "3":
-            raise FormError(f"players: Moon is played by exactly 3 players, not {fields['players']}")
-        if fields.get("partnerships"):
-            raise FormError("partnerships: Moon has no partnerships (Straight with 4 players has)")
-        if fields.get("all_pass"):
-            if fields["all_pass"] not in ("redeal", "force_last"):
-                raise FormError(f"all_pass: redeal or force_last, not {fields['all_pass']!r}")
-            options["all_pass"] = fields["all_pass"]
-    else:
-        if fields.get("all_pass"):
-            raise FormError("all_pass: a Moon option (what happens when everyone passes)")
-        players = _number("players", fields.get("players", "4"))
-        if not 2 <= players <= 4:
-            raise FormError(f"players: Straight is played by 2, 3 or 4 players, not {players}")
-        options["players"] = players
-        teams = fields.get("partnerships", "").lower()
-        if teams:
-            if teams not in ON + OFF:
-                raise FormError(f"partnerships: on or off, not {teams!r}")
-            try:
-                check_partnerships(players, teams in ON)
-            except ValueError as error:
-                raise FormError(f"partnerships: {error} (this table has {players})") from None
-            if players == PARTNERSHIP_PLAYERS:
-                options["partnerships"] = teams in ON
-    if "target" in fields:
-        target = _number("target", fields["target"])
-        low, high = TARGETS[game]
-        if not low <= target <= high:
-            raise FormError(f"target: {low} to {high} points, not {target}")
-        options["target"] = target
+    options, players = game_options(game, fields)
+    name = game_named(game).title
     seat: int | None = 0
     if "seat" in fields:
         value = fields["seat"].lower()
         seat = None if value in ("none", "") else _number("seat", value)
         if seat is not None and seat >= players:
             raise FormError(f"seat: {name} has seats 0 to {players - 1} (or seat=none to watch), not {seat}")
-    bots = _seat_list(fields.get("bots", ""), players, game)
+    bots = _seat_list(fields.get("bots", ""), players, name)
     if seat is not None and seat in bots:
         raise FormError(f"bots: seat {seat} is yours; bots go in the other seats, or say seat=none")
     turn: int | None = 30
@@ -139,7 +120,7 @@ def validate_create(game: str, fields: Mapping[str, str]) -> dict[str, Any]:
         if turn is not None and not low <= turn <= high:
             raise FormError(f"turn: {low} to {high} seconds per turn, or turn=none for no timer, not {turn}")
     request: dict[str, Any] = {
-        "game": game,
+        "game": game.lower(),
         "options": options,
         "bots": bots,
         "seat": seat,

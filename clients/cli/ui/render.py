@@ -1,4 +1,5 @@
-"""Drawing the game as text: tiles like ``[6|4]``, the Moon and Straight boards, event lines.
+"""Drawing a game as text: tiles like ``[6|4]``, the rows every board is made of, the lobby's lines
+(each game's board is its module's, in ``clients/cli/games/``).
 
 Everything returns prompt_toolkit *fragments* (``(style, text)`` pairs). With colour the
 styles in :data:`STYLE` apply; without, the same fragments print as plain text, and
@@ -19,11 +20,10 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 
-from boneyard.clients.cli.core.layout import spinner_covered
-from boneyard.clients.cli.core.mirror import TableMirror
-from boneyard.clients.cli.core.rules import is_trump, tile_word, trump_word
+from boneyard.clients.cli.core.games import client_game, game_title
+from boneyard.clients.cli.core.mirror import TableMirror, View
+from boneyard.clients.cli.core.rules import is_trump, tile_word
 from boneyard.clients.cli.ui.choices import choices
-from boneyard.protocol import MoonView, StraightView
 
 Fragments = StyleAndTextTuples
 
@@ -109,10 +109,11 @@ def team_label(mirror: TableMirror, team: int) -> str:
     return f"team {team} ({mirror.seat_name(team)}+{mirror.seat_name(team + 2)})"
 
 
-def legal_moves(view: MoonView | StraightView) -> Fragments:
+def legal_moves(view: View) -> Fragments:
     """The numbered choices that are legal now: type the number (or the tile) to play one."""
     out: Fragments = [("class:title", "Your move: ")]
-    for choice in choices(view.hand, view.legal_actions):
+    game = client_game(view.game)
+    for choice in choices(view.hand, view.legal_actions, game.bid_words if game is not None else str):
         if not choice.legal:
             continue
         if len(out) > 1:
@@ -123,11 +124,11 @@ def legal_moves(view: MoonView | StraightView) -> Fragments:
     return out
 
 
-def _row(label: str, parts: Fragments) -> Fragments:
+def row(label: str, parts: Fragments) -> Fragments:
     return [("class:title", f"{label:<9}"), *parts, ("", "\n")]
 
 
-def _per_seat(mirror: TableMirror, values: Sequence[Any], to_move: int | None = None) -> Fragments:
+def per_seat(mirror: TableMirror, values: Sequence[Any], to_move: int | None = None) -> Fragments:
     out: Fragments = []
     for seat, value in enumerate(values):
         if seat:
@@ -138,20 +139,27 @@ def _per_seat(mirror: TableMirror, values: Sequence[Any], to_move: int | None = 
     return out
 
 
-def scores(mirror: TableMirror, view: MoonView | StraightView) -> Fragments:
-    if isinstance(view, StraightView) and view.partnerships:
+def teams(view: View) -> bool:
+    """The game is played in partnerships at this table (scores per team)."""
+    game = client_game(view.game)
+    return game is not None and game.teams(view)
+
+
+def scores(mirror: TableMirror, view: View) -> Fragments:
+    if teams(view):
         parts: Fragments = []
         for team, value in enumerate(view.scores):
             if team:
                 parts.append(("class:dim", " · "))
             parts.append(("class:score", f"{team_label(mirror, team)} {value}"))
         return parts
-    return _per_seat(mirror, view.scores)
+    return per_seat(mirror, view.scores)
 
 
-def _hand(view: MoonView | StraightView) -> Fragments:
-    """The hand in hand order, numbered 1..n, legal tiles highlighted (Moon: trumps marked ``*``)."""
-    trump = view.trump if isinstance(view, MoonView) else None
+def hand_line(view: View) -> Fragments:
+    """The hand in hand order, numbered 1..n, legal tiles highlighted (trumps marked ``*``)."""
+    game = client_game(view.game)
+    trump = game.trump(view) if game is not None else None
     menu = {c.tile: c for c in choices(view.hand, view.legal_actions) if c.tile is not None}
     out: Fragments = []
     for i, t in enumerate(view.hand, 1):
@@ -170,7 +178,7 @@ def _hand(view: MoonView | StraightView) -> Fragments:
     return out or [("class:dim", "(no tiles)")]
 
 
-def _turn(mirror: TableMirror, view: MoonView | StraightView, seconds: float | None) -> Fragments:
+def turn_line(mirror: TableMirror, view: View, seconds: float | None) -> Fragments:
     if view.to_move is None:
         return [("class:title", "Game over")]
     who = "you" if view.to_move == mirror.seat else mirror.seat_name(view.to_move)
@@ -179,103 +187,20 @@ def _turn(mirror: TableMirror, view: MoonView | StraightView, seconds: float | N
     return [(style, f"{who} to move{clock}")]
 
 
-def header(mirror: TableMirror, view: MoonView | StraightView) -> Fragments:
-    game = "Moon" if isinstance(view, MoonView) else "Straight"
+def header(mirror: TableMirror, view: View, unit: str = "") -> Fragments:
+    """The table's heading line; ``unit`` names what the target counts (Texas 42: ``marks``)."""
+    game = game_title(view.game)
+    target = f"{view.target} {unit}".rstrip()
     return [("class:title", f"── {game} · table {mirror.table_id} · hand {view.hand_number + 1} · "
-                            f"first to {view.target} ──\n")]  # fmt: skip
-
-
-def moon_board(mirror: TableMirror, view: MoonView, seconds: float | None = None) -> Fragments:
-    bids = ["—" if b is None else b for b in view.bids]
-    high = (
-        f"   high: {mirror.seat_name(view.high_bidder)} {view.high_bid}"
-        if view.high_bidder is not None
-        else ""
-    )
-    trick: Fragments = []
-    for seat, t in view.trick:
-        trick += [("", f"{mirror.seat_name(seat)} "), *tile(t, "class:tile"), ("", "  ")]
-    if not view.trick and mirror.last_trick:
-        winner = mirror.last_trick_winner
-        trick += [("class:dim", "last: ")]
-        for seat, t in mirror.last_trick:
-            trick += [("class:dim", f"{mirror.seat_name(seat)} "), *tile(t, "class:dim"), ("", " ")]
-        if winner is not None:
-            trick.append(("class:dim", f"→ {mirror.seat_name(winner)}"))
-    out = header(mirror, view)
-    out += _row("Scores", scores(mirror, view))
-    out += _row("Bids", [*_per_seat(mirror, bids, view.to_move if view.phase == "bidding" else None),
-                         ("class:dim", high)])  # fmt: skip
-    out += _row("Trump", [("class:trump", trump_word(view.trump))])
-    if view.phase == "playing" or view.played:
-        out += _row("Trick", trick or [("class:dim", "(empty)")])
-        out += _row("Tricks", _per_seat(mirror, view.tricks))
-    out += _row("Tiles", _per_seat(mirror, view.tile_counts, view.to_move))
-    if view.discard is not None:
-        out += _row("Discard", tile(view.discard, "class:dim"))
-    out += _row("Turn", _turn(mirror, view, seconds))
-    if view.viewer is not None:
-        out += _row("Hand", _hand(view))
-    return out
-
-
-def layout_lines(view: StraightView) -> Fragments:
-    """The line left to right (the spinner marked ``*``), then the spinner's up and down arms."""
-    lay = view.layout
-    if lay.opening is None:
-        return [("class:dim", "(empty: the leader plays any tile)\n")]
-    spinner_style = "class:trump"
-    line: Fragments = []
-    arms = lay.arms
-    left = list(arms.get("left", ()))
-    right = list(arms.get("right", ()))
-
-    def placed(p: Any, reverse: bool, spinner: bool) -> Fragments:
-        a, b = (p.outer, p.inner) if reverse else (p.inner, p.outer)
-        style = spinner_style if spinner else "class:tile"
-        mark = "*" if spinner else ""
-        return [(style, f"{mark}{tile_word((a, b))}{mark}"), ("", " ")]
-
-    for i in range(len(left) - 1, -1, -1):
-        line += placed(left[i], True, lay.spinner_arm == "left" and lay.spinner_index == i)
-    centre = lay.spinner_arm == "centre"
-    star = "*" if centre else ""
-    opening = f"{star}{tile_word(lay.opening)}{star}"
-    line += [(spinner_style if centre else "class:tile", opening), ("", " ")]
-    for i, p in enumerate(right):
-        line += placed(p, False, lay.spinner_arm == "right" and lay.spinner_index == i)
-    out = _row("Layout", line)
-    if spinner_covered(lay):
-        for end in ("up", "down"):
-            arm = list(arms.get(end, ()))
-            row: Fragments = [("class:dim", "spinner ")]
-            for p in arm:
-                row += placed(p, False, False)
-            out += _row(f"  {end}", row if arm else [("class:dim", "(open, counts once played on)")])
-    ends = " · ".join(f"{end} {value}" for end, value in lay.open_ends.items())
-    out += _row("Ends", [("", ends), ("class:score", f"   count {view.count}")])
-    return out
-
-
-def straight_board(mirror: TableMirror, view: StraightView, seconds: float | None = None) -> Fragments:
-    out = header(mirror, view)
-    out += _row("Scores", scores(mirror, view))
-    out += layout_lines(view)
-    out += _row("Tiles", [*_per_seat(mirror, view.tile_counts, view.to_move),
-                          ("class:dim", f"   boneyard {view.boneyard}")])  # fmt: skip
-    out += _row("Turn", _turn(mirror, view, seconds))
-    if view.viewer is not None:
-        out += _row("Hand", _hand(view))
-    return out
+                            f"first to {target} ──\n")]  # fmt: skip
 
 
 def board(mirror: TableMirror, seconds: float | None = None) -> Fragments:
     view = mirror.view
-    if view is None:
+    game = client_game(view.game) if view is not None else None
+    if view is None or game is None:
         return waiting(mirror)
-    if isinstance(view, MoonView):
-        return moon_board(mirror, view, seconds)
-    return straight_board(mirror, view, seconds)
+    return game.line_board(mirror, view, seconds)
 
 
 def waiting(mirror: TableMirror) -> Fragments:

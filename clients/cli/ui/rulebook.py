@@ -14,9 +14,8 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from boneyard.clients.cli.core.games import client_game
 from boneyard.clients.cli.core.rules import in_our_notation
-
-HEADINGS = {"moon": "## Three-Player Moon", "straight": "## Straight Dominoes", "texas42": "## Texas 42"}
 
 
 @cache
@@ -25,10 +24,11 @@ def rule_book() -> str:
 
 
 def rules_text(game: str | None = None) -> str:
-    """The rules of ``game`` (``moon``, ``straight`` or ``texas42``), or the whole book; its tiles written
-    as the table shows them (``[6|4]``, where the book writes ``[6-4]``)."""
+    """The rules of ``game`` (its section, by the heading its module names), or the whole book; its tiles
+    written as the table shows them (``[6|4]``, where the book writes ``[6-4]``)."""
     book = in_our_notation(rule_book())
-    heading = HEADINGS.get(game or "")
+    known = client_game(game) if game else None
+    heading = known.rules_heading if known is not None else None
     if heading is None or heading not in book:
         return book
     start = book.index(heading)
