@@ -44,6 +44,7 @@ ANSI = re.compile(
 # another test in the same worker process may have set them.
 ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")} | {
     "BONEYARD_BOT_DELAY_SECONDS": "0",
+    "BONEYARD_BOT_WORKERS": "0",  # basic bots think on the loop anyway; a worker process costs seconds a run
     "TERM": "xterm-256color",
     "PROMPT_TOOLKIT_NO_CPR": "1",  # the test does not answer cursor-position requests like a terminal
 }
