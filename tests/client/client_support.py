@@ -84,6 +84,7 @@ async def server() -> AsyncIterator[Any]:
         # every seated human has sent one, so a contributing client never waits for it).
         "deal_seed_wait_ms": 3000,
         "hand_pause_seconds": 0,  # the pause between hands is tested where a test asks for it
+        "bot_workers": 0,  # bots think on the loop: a worker process costs each server's stop about a second
     }
     async with BoneyardServer(Settings(**settings)) as running:
         yield running

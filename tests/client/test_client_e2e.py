@@ -44,6 +44,7 @@ ANSI = re.compile(
 # another test in the same worker process may have set them.
 ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")} | {
     "BONEYARD_BOT_DELAY_SECONDS": "0",
+    "BONEYARD_BOT_WORKERS": "0",  # basic bots think on the loop anyway; a worker process costs seconds a run
     "TERM": "xterm-256color",
     "PROMPT_TOOLKIT_NO_CPR": "1",  # the test does not answer cursor-position requests like a terminal
 }
@@ -237,14 +238,15 @@ def test_play_auto_json_prints_one_json_object_per_line() -> None:
     assert any(line.get("type") == "deal_revealed" for line in lines[over:])
 
 
-def test_bad_arguments_exit_two() -> None:
+def test_bad_arguments_exit_two(tmp_path: Path) -> None:
     done = subprocess.run(
         [*_program(), "play", "moon", "--players", "4"], capture_output=True, text=True, timeout=30
     )
     assert done.returncode == 2 and "exactly 3 players" in done.stderr
-    done = subprocess.run(
-        [*_program(), "connect", "ws://127.0.0.1:9/"], capture_output=True, text=True, timeout=30
-    )
+    done = subprocess.run(  # its own config directory: no account or seat of the user's ~/.config read
+        [*_program(), "connect", "ws://127.0.0.1:9/"], capture_output=True, text=True, timeout=30,
+        env=ENV | {"XDG_CONFIG_HOME": str(tmp_path)},
+    )  # fmt: skip
     assert done.returncode == 1 and "cannot connect" in done.stderr
 
 

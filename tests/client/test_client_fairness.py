@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -349,13 +350,15 @@ async def play_through(*where: str, env: dict[str, str] | None = None) -> tuple[
     """``boneyard play straight --auto --line`` (``where``: ``--server URL``, or none for a server in the
     client; ``env``: extra environment): its exit status, output and errors."""
     program = [sys.executable, "-m", "boneyard.clients.cli.main", "play", "straight", "--players", "2"]
-    process = await asyncio.create_subprocess_exec(
-        *program, "--target", "30", "--auto", "--line", "--name", "robot", *where,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={**os.environ, "BONEYARD_BOT_DELAY_SECONDS": "0", **(env or {})},
-    )  # fmt: skip
-    async with asyncio.timeout(90):
-        out, err = await process.communicate()
+    # Its own config directory: `play --server` keeps its seat token there (seats.json), not in ~/.config.
+    with tempfile.TemporaryDirectory() as config:
+        process = await asyncio.create_subprocess_exec(
+            *program, "--target", "30", "--auto", "--line", "--name", "robot", *where,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, "BONEYARD_BOT_DELAY_SECONDS": "0", "XDG_CONFIG_HOME": config, **(env or {})},
+        )  # fmt: skip
+        async with asyncio.timeout(90):
+            out, err = await process.communicate()
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
 

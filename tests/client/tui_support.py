@@ -40,6 +40,7 @@ async def seeded(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
         host="127.0.0.1", port=0, durable=False, bot_delay_seconds=0, log_level="warning", seed=SEED,
         deal_seed_wait_ms=0,  # the deals from the seed alone (still committed to): the same every run
         hand_pause_seconds=0,  # the pause between hands is tested where a test asks for it
+        bot_workers=0,  # bots think on the loop: a worker process costs each server's stop about a second
     )  # fmt: skip
     async with BoneyardServer(settings) as running:
         yield running

@@ -64,6 +64,9 @@ FAST = {
     "BONEYARD_MAX_BOT_TABLES": "10000",
     "BONEYARD_GC_FREEZE_SECONDS": "0",
     "BONEYARD_LOG_LEVEL": "warning",
+    # No bot worker process: the basic bots these servers seat think on the loop anyway, and a worker costs
+    # each start a fork server's imports and each stop a wait for it (seconds on a loaded machine).
+    "BONEYARD_BOT_WORKERS": "0",
 }
 
 

@@ -26,13 +26,16 @@ TIMEOUT = 10.0
 
 @asynccontextmanager
 async def running_server(**overrides: Any) -> AsyncIterator[BoneyardServer]:
-    """A server on 127.0.0.1, port 0, in memory only; bots act at once, and clients that play at machine
-    speed are not rate-limited, and games deal without waiting for players' seeds, unless the overrides
-    say otherwise. Every test client comes from 127.0.0.1, so the per-address and per-server table
-    quotas are lifted too."""
+    """A server on 127.0.0.1, port 0, in memory only; bots act at once and think on the loop, and clients
+    that play at machine speed are not rate-limited, and games deal without waiting for players' seeds,
+    unless the overrides say otherwise. Every test client comes from 127.0.0.1, so the per-address and
+    per-server table quotas are lifted too."""
     options: dict[str, Any] = {
         "port": 0,
         "durable": False,
+        # No bot worker process (tests of the workers ask for one): a stop waits for the worker's start,
+        # about a second per server, the largest cost of the suite's hundreds of servers.
+        "bot_workers": 0,
         "bot_delay_seconds": 0.0,
         "bots_only_move_seconds": 0.0,
         "commands_per_second": 10_000,

@@ -1,4 +1,5 @@
-"""Misbehaving clients get their documented error or close code, and the other tables play on unaffected."""
+"""Misbehaving clients get their documented error or close code, and the other tables play on unaffected;
+what PROTOCOL.md says a client gets, a real client gets; record fetches cannot buy the server's CPU."""
 
 from __future__ import annotations
 
@@ -8,14 +9,17 @@ import contextlib
 import os
 import socket
 import struct
+from pathlib import Path
+from typing import Any
 
 import msgpack
 import websockets
-from server_testkit import Player, is_event, running_server
+from server_testkit import Player, http_get, is_event, running_server
 
-from boneyard.protocol import encode
+from boneyard.protocol import CLOSE_CODES, encode
 from boneyard.protocol.handshake import Identify, Ping
 from boneyard.protocol.lobby import Spectate
+from boneyard.server.connection import BAD_FRAMES
 
 
 class RawClient:
@@ -225,3 +229,148 @@ async def test_a_fragmented_message_is_handled_in_order_with_the_frames_around_i
         assert [r.get("reply_to") for r in replies] == ["i", "p0", "p1", "p2", "p3", "p4"]
         assert [r["seq"] for r in replies] == [2, 3, 4, 5, 6, 7]
         raw.writer.close()
+
+
+# Where PROTOCOL.md and the server disagreed (issue #15), each case checked from the spec's side:
+# what the spec says a client gets, a real client on loopback gets.
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = (ROOT / "protocol" / "spec" / "PROTOCOL.md").read_text(encoding="utf-8")
+
+
+async def raw(player: Player, **command: object) -> object:
+    """Send a command as the client wrote it (not validated here: the server is the one to judge)."""
+    await player.ws.send(msgpack.packb({**command, "id": 99}))
+    return await player.reply_to(99)
+
+
+async def test_create_table_with_options_the_rules_forbid_gets_invalid_options_and_seats_no_such_seat() -> (
+    None
+):
+    assert "`invalid_options`" in SPEC and "`no_such_seat`" in SPEC
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana")
+        for players in (2, 3):
+            options = {"players": players, "partnerships": True}
+            reply = await raw(ana, type="create_table", game="straight", options=options)
+            assert (reply.type, reply.code) == ("error", "invalid_options"), reply
+        for seat, bots in ((3, []), (None, [3]), (0, [0])):
+            reply = await raw(ana, type="create_table", game="moon", seat=seat, bots=bots)
+            assert reply.type == "error", reply
+            assert reply.code == ("invalid_options" if bots == [0] else "no_such_seat"), reply
+        # Refused, well-formed commands are not undecodable frames: they never close the connection.
+        for _ in range(3 * BAD_FRAMES):
+            reply = await raw(ana, type="create_table", game="moon", seat=3)
+            assert reply.type == "error" and reply.code == "no_such_seat"
+        assert (await ana.request(type="ping")).type == "pong"
+
+
+async def test_undecodable_frames_close_with_1008_after_hello_limits_bad_frames() -> None:
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana", identify=False)
+        bad = ana.log[0].limits.bad_frames
+        assert bad is not None
+        assert (await ana.request(type="identify", name="ana")).type == "welcome"
+        for _ in range(bad):
+            await ana.ws.send(b"\xc1")
+            assert (await ana.next()).code == "malformed_frame"
+        assert (await ana.request(type="ping")).type == "pong"
+        await ana.ws.send(b"\xc1")
+        assert await ana.closed_with() == 1008
+
+
+def test_the_close_code_table_lists_websockets_own_1002_and_1007() -> None:
+    assert {1002, 1007} <= set(CLOSE_CODES)
+    for code in (1002, 1007):
+        assert f"| {code} |" in SPEC or f"| `{code}` |" in SPEC
+
+
+async def test_hello_limits_announce_the_handshake_time_and_the_strikes_before_4005() -> None:
+    async with running_server(handshake_seconds=0.3, commands_per_second=1, command_burst=3) as server:
+        quiet = await Player.connect(server.url, "quiet", identify=False)
+        assert quiet.log[0].limits.handshake_ms == 300
+        assert await quiet.closed_with() == 4006
+        ana = await Player.connect(server.url, "ana", identify=False)
+        limits = ana.log[0].limits
+        assert (limits.rate_strikes, limits.chat_per_minute) == (3, server.settings.chat_per_minute)
+        assert limits.grace_ms == server.settings.grace_seconds * 1000
+        assert limits.resume_frames == server.settings.resume_buffer_frames
+        assert (limits.max_connections, limits.max_tables) == (
+            server.max_connections,
+            server.settings.max_tables,
+        )
+        assert limits.tables_per_address == server.settings.tables_per_address
+        assert limits.bot_delay_ms == server.settings.bot_delay_seconds * 1000
+        assert limits.bots_only_move_ms == server.settings.bots_only_move_seconds * 1000
+        assert (await ana.request(type="identify", name="ana")).type == "welcome"
+        for _ in range(2):
+            assert (await ana.request(type="ping")).type == "pong"
+        for _ in range(limits.rate_strikes):  # the bucket is empty: each one a strike, none closing yet
+            assert (await ana.request(type="ping")).code == "rate_limited"
+        await ana.send(type="ping")
+        assert await ana.closed_with() == 4005
+
+
+async def test_before_welcome_anything_but_identify_gets_not_identified_and_4001_even_after_a_ping() -> None:
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana", identify=False)
+        assert (await ana.request(type="ping")).type == "pong"
+        reply = await ana.request(type="list_tables")
+        assert reply.type == "error" and reply.code == "not_identified"
+        assert await ana.closed_with() == 4001
+        assert "(also after a `ping`)" in SPEC
+
+
+# Record fetches cannot buy the server's CPU (issue #15, item 2): a record is encoded once, however
+# often it is fetched, and a reply costs the client's rate limit by its size.
+
+
+BOTS_ONLY = {"game": "moon", "options": {"target": 7}, "seat": None, "bots": [0, 1, 2]}
+
+
+async def finished_record(player: Player) -> str:
+    """Watch a bots-only game to its end; its record id."""
+    created = await player.request(type="create_table", **BOTS_ONLY)
+    await player.request(type="spectate", table_id=created.table.table_id)
+    over = await player.until(is_event("game_over"), timeout=30)
+    assert over.event.record_id is not None
+    return str(over.event.record_id)
+
+
+def metric(text: str, name: str) -> float:
+    (value,) = [float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " ")]
+    return value
+
+
+async def test_a_record_is_encoded_once_however_often_it_is_fetched() -> None:
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana")
+        record_id = await finished_record(ana)
+        replies: list[Any] = [await ana.request(type="get_record", record_id=record_id) for _ in range(5)]
+        assert {r.type for r in replies} == {"record"}
+        assert all(r.record == replies[0].record and r.record_id == record_id for r in replies)
+        _, text = await http_get(server.port, "/metrics")
+        assert metric(text, "boneyard_records_encoded_total") == 1
+        missing = await ana.request(type="get_record", record_id="rnope")
+        assert missing.type == "error" and missing.code == "no_such_record"
+
+
+async def test_a_big_reply_costs_the_rate_limit_by_its_size_as_hello_announces() -> None:
+    per = 256
+    async with running_server(commands_per_second=1, command_burst=40, reply_bytes_per_command=per) as server:
+        ana = await Player.connect(server.url, "ana", identify=False)
+        hello = ana.log[0]
+        assert hello.type == "hello" and hello.limits.reply_bytes_per_command == per
+        assert (await ana.request(type="identify", name="ana")).type == "welcome"
+        record_id = await finished_record(ana)
+        first = await ana.request(type="get_record", record_id=record_id)
+        cost = 1 + len(ana.frames[-1]) // per
+        assert cost > 4, "the record should be several times reply_bytes_per_command"
+        fetched = 1
+        while (await ana.request(type="get_record", record_id=record_id)).type == "record":
+            fetched += 1
+            assert fetched < 40, "fetching never hit the rate limit"
+        assert first.type == "record"
+        # 40 tokens, less the 3 commands before (identify, create_table, spectate): about 37 / cost fetches.
+        assert fetched <= 37 // cost + 2, (fetched, cost)

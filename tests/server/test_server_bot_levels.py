@@ -25,7 +25,7 @@ TABLES = [
 async def test_bots_only_tables_of_every_level_finish_and_their_records_replay(
     game: str, options: dict[str, Any], bots: list[int], levels: list[str]
 ) -> None:
-    async with running_server() as server:
+    async with running_server(bot_workers=1) as server:
         wes = await Player.connect(server.url, "wes")
         created = await wes.request(
             type="create_table", game=game, options=options, bots=bots, bot_levels=levels, seat=None
@@ -39,7 +39,7 @@ async def test_bots_only_tables_of_every_level_finish_and_their_records_replay(
 
 
 async def test_levels_are_listed_and_announced() -> None:
-    async with running_server() as server:
+    async with running_server(bot_workers=1) as server:
         ana = await Player.connect(server.url, "ana")
         hello = ana.log[0]
         assert hello.type == "hello" and "bot_levels" in hello.features
@@ -57,7 +57,7 @@ async def test_levels_are_listed_and_announced() -> None:
 
 @pytest.mark.parametrize("away_level", ["good", "strong"])
 async def test_a_seat_given_up_mid_game_goes_to_a_bot_of_the_away_level(away_level: str) -> None:
-    async with running_server(away_bot_level=away_level) as server:
+    async with running_server(bot_workers=1, away_bot_level=away_level) as server:
         ana = await Player.connect(server.url, "ana")
         created = await ana.request(type="create_table", game="moon", bots=[1, 2], turn_seconds=None)
         table_id = created.table.table_id
@@ -82,7 +82,7 @@ async def test_a_seat_given_up_mid_game_goes_to_a_bot_of_the_away_level(away_lev
     ],
 )
 async def test_malformed_levels_are_refused_and_nothing_is_created(command: dict[str, Any]) -> None:
-    async with running_server() as server:
+    async with running_server(bot_workers=1) as server:
         ana = await Player.connect(server.url, "ana")
         # Sent as raw bytes: the test kit would refuse to send an invalid command.
         frame = {"type": "create_table", "id": 7, "game": "moon", "seat": 0, **command}
@@ -101,7 +101,7 @@ async def test_an_away_player_is_played_at_the_away_level(
     of them differ from what the other levels would have chosen, so a server ignoring the setting fails."""
     # A seeded server deals the same game every run (the bots' choices follow from the seed), so the
     # moves where the levels differ are there every run, not only in most deals.
-    async with running_server(away_bot_level=away_level, grace_seconds=0.05, seed=5) as server:
+    async with running_server(bot_workers=1, away_bot_level=away_level, grace_seconds=0.05, seed=5) as server:
         bo = await Player.connect(server.url, "bo")
         created = await bo.request(
             type="create_table", game="moon", options={"target": 7}, seat=0, bots=[1, 2], turn_seconds=None

@@ -1,11 +1,18 @@
-"""The lobby and the table commands: listing, pushes, seats, chat, rematch, limits, records, HTTP."""
+"""The lobby and the table commands: listing, pushes, seats, chat, rematch, limits, records, HTTP; private
+tables and their invites; names and chat with no terminal or layout tricks."""
 
 from __future__ import annotations
 
 import asyncio
+import random
+import sqlite3
+from pathlib import Path
 from typing import Any
 
-from server_testkit import Player, http_get, is_event, running_server
+import msgpack
+import pytest
+from durability_kit import durable
+from server_testkit import Player, http_get, is_event, running_server, turn_timers
 
 from boneyard.server.games.records import replay
 
@@ -215,3 +222,110 @@ async def test_lobby_updates_are_coalesced_per_table() -> None:
         await asyncio.sleep(0.6)
         assert await lobby.request(type="ping") is not None
         assert [m.type for m in lobby.log].count("lobby_changed") == 1
+
+
+# Who may sit at a table (issue #15, item 5): an owner-chosen policy, open or private with an invite code,
+# and an untimed table's owner cannot be stalled by a stranger who takes a seat.
+
+
+async def private_table(ana: Player, **extra: Any) -> Any:
+    created = await ana.request(type="create_table", game="moon", seat=0, bots=[1], private=True, **extra)
+    assert created.type == "table_created" and created.table.private and created.invite is not None
+    return created
+
+
+async def test_a_private_table_seats_only_those_with_its_invite_and_anyone_may_watch() -> None:
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana")
+        assert "private_tables" in ana.log[0].features
+        created = await private_table(ana)
+        table_id, invite = created.table.table_id, created.invite
+        bob = await Player.connect(server.url, "bob")
+        listed = {t.table_id: t for t in (await bob.request(type="list_tables")).tables}
+        assert listed[table_id].private
+        for command in ({"type": "join", "seat": 2}, {"type": "take_seat", "seat": 1}):
+            refused = await bob.request(table_id=table_id, **command)
+            assert refused.type == "error" and refused.code == "not_invited", refused
+            wrong = await bob.request(table_id=table_id, invite="x" * 24, **command)
+            assert wrong.type == "error" and wrong.code == "not_invited"
+        assert (await bob.request(type="spectate", table_id=table_id)).type == "snapshot"
+        cy = await Player.connect(server.url, "cy")
+        assert (await cy.request(type="join", table_id=table_id, seat=2, invite=invite)).type == "seated"
+        # An open table (the default) seats anyone, as before.
+        open_table = await ana.request(type="create_table", game="moon", seat=None, bots=[1])
+        assert not open_table.table.private and open_table.invite is None
+
+
+async def test_a_private_tables_invite_survives_a_restart(tmp_path: Path) -> None:
+    async with durable(tmp_path) as server:
+        ana = await Player.connect(server.url, "ana")
+        created = await private_table(ana)
+    async with durable(tmp_path) as server:
+        bob = await Player.connect(server.url, "bob")
+        table_id = created.table.table_id
+        refused = await bob.request(type="join", table_id=table_id, seat=2)
+        assert refused.type == "error" and refused.code == "not_invited"
+        assert (
+            await bob.request(type="join", table_id=table_id, seat=2, invite=created.invite)
+        ).type == "seated"
+
+
+async def test_at_an_open_untimed_table_a_stranger_plays_on_the_servers_turn_timer() -> None:
+    async with running_server(turn_seconds=40) as server:
+        ana, bob = await Player.connect(server.url, "ana"), await Player.connect(server.url, "bob")
+        created = await ana.request(type="create_table", game="moon", seat=0, bots=[1], turn_seconds=None)
+        table_id = created.table.table_id
+        assert created.table.turn_seconds is None
+        await bob.request(type="join", table_id=table_id, seat=2)
+        timers = await turn_timers({0: ana, 2: bob}, table_id, random.Random(3))
+        assert timers == {0: {False}, 2: {True}}  # the owner's seat untimed, the stranger's on 40 s
+
+
+# Names and chat carry no terminal or layout tricks (issue #15, item 9): control characters, bidi
+# overrides and invisible characters are refused, and no human may be named like a bot.
+
+
+BAD_NAMES = ["bot-1", "Bot-2", "ana\u202e", "\u200b", "a\u200bb", "ana\x1b[31m", " ", "an\u2028a"]
+BAD_CHAT = ["\r<bob> I resign", "\x1b[2J\x1b[Hgame over", "right\u202eto left", "in\u200bvisible", "a\u2029b"]
+
+
+@pytest.mark.parametrize("name", BAD_NAMES, ids=[repr(n) for n in BAD_NAMES])
+async def test_a_name_with_control_or_invisible_characters_or_a_bots_prefix_is_refused(name: str) -> None:
+    async with running_server() as server:
+        fresh = await Player.connect(server.url, "x", identify=False)
+        await fresh.ws.send(msgpack.packb({"type": "identify", "id": 1, "name": name}))
+        error = await fresh.next()
+        assert error.type == "error" and error.code == "invalid_message", error
+        assert await fresh.closed_with() == 4001
+
+
+async def test_chat_with_control_or_invisible_characters_is_refused_and_emoji_sequences_pass() -> None:
+    async with running_server() as server:
+        ana = await Player.connect(server.url, "ana")
+        created = await ana.request(type="create_table", game="moon", seat=0, bots=[1], turn_seconds=None)
+        table_id = created.table.table_id
+        for i, text in enumerate(BAD_CHAT):
+            await ana.ws.send(
+                msgpack.packb({"type": "chat", "id": f"c{i}", "table_id": table_id, "text": text})
+            )
+            error = await ana.reply_to(f"c{i}")
+            assert error.type == "error" and error.code == "invalid_message", (text, error)
+        family = "gg \U0001f468\u200d\U0001f469\u200d\U0001f467 caf\u00e9 \u05e9\u05dc\u05d5\u05dd"
+        assert (await ana.request(type="chat", table_id=table_id, text=family)).type == "ok"
+        line = await ana.until(lambda m: m.type == "chat")
+        assert line.text == family and line.name == "ana"
+
+
+async def test_names_stored_before_the_rule_are_cleaned_on_restore(tmp_path: Path) -> None:
+    async with durable(tmp_path) as server:
+        ana = await Player.connect(server.url, "ana")
+        created = await ana.request(type="create_table", game="moon", seat=0, bots=[1], turn_seconds=None)
+    connection = sqlite3.connect(tmp_path / "boneyard.db")
+    with connection:
+        connection.execute("UPDATE seats SET name = ? WHERE seat = 0", ("an\u202ea\u200b",))
+        connection.execute("UPDATE sessions SET name = ?", ("an\u202ea\u200b",))
+    connection.close()
+    async with durable(tmp_path) as server:
+        bob = await Player.connect(server.url, "bob")
+        (table,) = (await bob.request(type="list_tables")).tables
+        assert table.table_id == created.table.table_id and table.seats[0].name == "ana"

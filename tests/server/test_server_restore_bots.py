@@ -39,7 +39,7 @@ def records(db: Path) -> list[dict[str, Any]]:
 async def test_bots_wait_for_their_moves_to_be_committed(tmp_path: Path, monkeypatch: Any) -> None:
     # Flat-out bots that outran the disk would pile up frames held for the commit, without bound.
     gate = hold_commits(monkeypatch)
-    async with durable(tmp_path) as server:
+    async with durable(tmp_path, bot_workers=1) as server:
         cy = await Player.connect(server.url, "cy")
         table_id = (await cy.request(**BOTS_TABLE)).table.table_id
         await cy.request(type="spectate", table_id=table_id)
@@ -69,7 +69,7 @@ async def test_a_restored_bots_table_plays_on_exactly_as_it_would_have(
 ) -> None:
     # The same fixed seed deals the same tiles; the bots' choices come from the game's seed and the
     # move number, so the game interrupted by a restart ends as the uninterrupted one does.
-    async with running_server(seed=seed) as server:
+    async with running_server(bot_workers=1, seed=seed) as server:
         cy = await Player.connect(server.url, "cy")
         table_id = (await cy.request(**table)).table.table_id
         await cy.request(type="spectate", table_id=table_id)
@@ -77,7 +77,7 @@ async def test_a_restored_bots_table_plays_on_exactly_as_it_would_have(
         uninterrupted = (await cy.request(type="get_record", record_id=over.event.record_id)).record
 
     gate = hold_commits(monkeypatch)
-    async with durable(tmp_path, seed=seed) as server:
+    async with durable(tmp_path, bot_workers=1, seed=seed) as server:
         cy = await Player.connect(server.url, "cy")
         table_id = (await cy.request(**table)).table.table_id
         await cy.request(type="spectate", table_id=table_id)
@@ -91,7 +91,7 @@ async def test_a_restored_bots_table_plays_on_exactly_as_it_would_have(
         stopped_at = len([m for m in cy.log if m.type == "event"])
     assert records(tmp_path / "boneyard.db") == []
 
-    async with durable(tmp_path, seed=seed) as server:
+    async with durable(tmp_path, bot_workers=1, seed=seed) as server:
         assert server.lobby is not None
         assert [s.level for s in server.lobby.tables[table_id].seats] == levels
         for _ in range(1200):
@@ -104,20 +104,20 @@ async def test_a_restored_bots_table_plays_on_exactly_as_it_would_have(
 
 
 async def test_turn_timeouts_survive_a_restart(tmp_path: Path) -> None:
-    async with durable(tmp_path, timeouts_before_auto=3) as server:
+    async with durable(tmp_path, bot_workers=1, timeouts_before_auto=3) as server:
         ana = await Player.connect(server.url, "ana")
         created = await ana.request(type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=5)
         table_id = created.table.table_id
         played = await ana.until(lambda m: m.type == "event" and is_action_of(m.event, 0), timeout=8)
         assert played.auto
-    async with durable(tmp_path, timeouts_before_auto=3) as server:
+    async with durable(tmp_path, bot_workers=1, timeouts_before_auto=3) as server:
         assert server.lobby is not None
         seat = server.lobby.tables[table_id].seats[0]
         assert (seat.timeouts, seat.auto) == (1, False)
 
 
 async def test_a_durable_servers_metrics_show_its_database(tmp_path: Path) -> None:
-    async with durable(tmp_path) as server:
+    async with durable(tmp_path, bot_workers=1) as server:
         cy = await Player.connect(server.url, "cy")
         table_id = (await cy.request(**BOTS_TABLE)).table.table_id
         await cy.request(type="spectate", table_id=table_id)
@@ -147,7 +147,7 @@ async def test_a_stopped_server_moves_no_more(tmp_path: Path, durable_db: bool, 
     # A bot move already on its way when the server stops (committed, queued for the next loop pass)
     # must not run: it would play on after the journal closed, without being stored.
     overrides: dict[str, Any] = {"durable": True, "db": tmp_path / "boneyard.db"} if durable_db else {}
-    async with running_server(**overrides) as server:
+    async with running_server(bot_workers=1, **overrides) as server:
         cy = await Player.connect(server.url, "cy")
         table_id = (await cy.request(**BOTS_TABLE)).table.table_id
         await cy.request(type="spectate", table_id=table_id)

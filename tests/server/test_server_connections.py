@@ -48,7 +48,9 @@ async def test_a_server_at_its_descriptor_derived_cap_answers_4007_and_healthz(t
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "boneyard.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
         "--db", str(tmp_path / "boneyard.db"), "--log-level", "info",
-        cwd=ROOT, env={**os.environ, **FAST, "BONEYARD_LOG_LEVEL": "info"}, preexec_fn=_low_descriptor_limit,
+        # A bot worker, as by default: its pipes take descriptors from the same limit.
+        cwd=ROOT, env={**os.environ, **FAST, "BONEYARD_LOG_LEVEL": "info", "BONEYARD_BOT_WORKERS": "1"},
+        preexec_fn=_low_descriptor_limit,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     players: list[Player] = []
