@@ -322,7 +322,7 @@ def event_bytes(game: str, event: object, overrides: Mapping[str, object]) -> by
     shape = _SHAPES.get((game, type(event))) if not overrides else None
     if shape is not None:
         return _pack({name: getattr(event, name, default) for name, default in shape})  # type: ignore[no-any-return]
-    model = event_from_engine(game, event, **overrides)  # type: ignore[arg-type]
+    model = event_from_engine(game, event, **overrides)
     packed: bytes = _pack(model.model_dump())
     if not overrides and dataclasses.is_dataclass(event):
         fields = type(model).model_fields

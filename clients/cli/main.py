@@ -20,15 +20,9 @@ from boneyard.clients.cli.core.identity import SavedSeats, saved_signer
 from boneyard.clients.cli.core.session import Client
 from boneyard.clients.cli.ui.app import LineUI
 from boneyard.clients.cli.ui.controller import Controller
+from boneyard.protocol import MoonOptions, StraightOptions
 from boneyard.protocol.handshake import Identify
-from boneyard.protocol.values import (
-    PARTNERSHIP_PLAYERS,
-    BotDelayMs,
-    MoonOptions,
-    StraightOptions,
-    TurnSeconds,
-    check_partnerships,
-)
+from boneyard.protocol.values import PARTNERSHIP_PLAYERS, BotDelayMs, TurnSeconds, check_partnerships
 
 
 class _Parser(argparse.ArgumentParser):
