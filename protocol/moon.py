@@ -38,6 +38,7 @@ from boneyard.protocol.values import (
     Tile,
     TrickPlay,
     Trump,
+    in_words,
 )
 from boneyard.protocol.wiregames import WireGame, register_wire_game
 
@@ -47,7 +48,9 @@ class MoonOptions(GameOptions):
 
     all_pass: Literal["redeal", "force_last"] = "redeal"
     """What happens when all three pass: redeal, or the last to speak must bid."""
-    target: Annotated[int, Strict(), Field(ge=1, le=1000)] = 21
+    target: Annotated[
+        int, Strict(), Field(ge=1, le=1000), in_words("target must be a whole number from 1 to 1000")
+    ] = 21
     """The score that wins the game."""
 
     @property

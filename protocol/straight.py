@@ -42,6 +42,7 @@ from boneyard.protocol.values import (
     Tile,
     WireModel,
     check_partnerships,
+    in_words,
 )
 from boneyard.protocol.wiregames import WireGame, register_wire_game
 
@@ -49,11 +50,13 @@ from boneyard.protocol.wiregames import WireGame, register_wire_game
 class StraightOptions(GameOptions):
     """Straight Dominoes table options (docs/RULES.md S1, S13)."""
 
-    players: Annotated[int, Strict(), Field(ge=2, le=4)] = 4
+    players: Annotated[int, Strict(), Field(ge=2, le=4), in_words("players must be 2, 3 or 4")] = 4
     """Number of seats, 2..4."""
     partnerships: Bool | None = None
     """Seats 0+2 against 1+3; only with 4 players. ``null`` means the default: on for 4 players."""
-    target: Annotated[int, Strict(), Field(ge=1, le=10_000)] = 250
+    target: Annotated[
+        int, Strict(), Field(ge=1, le=10_000), in_words("target must be a whole number from 1 to 10000")
+    ] = 250
     """The score that wins the game."""
 
     model_config = ConfigDict(

@@ -38,6 +38,7 @@ from boneyard.protocol.values import (
     Tile,
     TrickPlay,
     WireModel,
+    in_words,
 )
 from boneyard.protocol.wiregames import WireGame, register_wire_game
 
@@ -49,7 +50,9 @@ class TexasOptions(GameOptions):
     """When the first three pass: the fourth must bid, or (``redeal``) four passes throw the hand in."""
     nello: Bool = False
     """A bidder who won with a mark bid may name ``nello`` (to lose every trick, the partner sitting out)."""
-    target: Annotated[int, Strict(), Field(ge=1, le=21)] = 7
+    target: Annotated[
+        int, Strict(), Field(ge=1, le=21), in_words("target must be a number of marks from 1 to 21")
+    ] = 7
     """The marks that win the game."""
 
     @property

@@ -18,7 +18,18 @@ from __future__ import annotations
 import unicodedata
 from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
 
 T = TypeVar("T")
 
@@ -201,6 +212,27 @@ BotDelayMs = Annotated[int, Strict(), Field(ge=0, le=MAX_BOT_DELAY_MS)]
 MAX_HAND_PAUSE_MS = 60_000
 HandPauseMs = Annotated[int, Strict(), Field(ge=0, le=MAX_HAND_PAUSE_MS)]
 """Milliseconds a table pauses between hands, 0..60000 (0: no pause)."""
+
+
+def in_words(message: str) -> WrapValidator:
+    """A field's refusal said in words (``message``) instead of pydantic's (which names only the broken
+    bound), for options that people type; the constraints and the JSON Schema stay the field's own.
+
+    >>> from pydantic import TypeAdapter
+    >>> TypeAdapter(Annotated[int, Field(ge=1), in_words("at least one")]).validate_python(0)
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for ...
+      at least one [type=option_value, input_value=0, input_type=int]
+    """
+
+    def check(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise PydanticCustomError("option_value", message) from None
+
+    return WrapValidator(check)
 
 
 class GameOptions(WireModel):
