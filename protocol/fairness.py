@@ -95,9 +95,13 @@ class DealRule:
 _RULES: dict[str, DealRule] = {}
 
 
-def register_deal_rule(game: str, rule: DealRule) -> None:
-    """Make ``game``'s deal known to :func:`deal` and :func:`verify_record` (its wire module does)."""
-    _RULES[game] = rule
+def register_deal_rule(game: str, rule: DealRule | None) -> None:
+    """Make ``game``'s deal known to :func:`deal` and :func:`verify_record` (its wire module does);
+    ``None`` forgets it."""
+    if rule is None:
+        _RULES.pop(game, None)
+    else:
+        _RULES[game] = rule
 
 
 def deal_rule(game: str) -> DealRule | None:

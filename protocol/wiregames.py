@@ -91,6 +91,7 @@ def register_wire_game(game: WireGame) -> None:
 def forget_wire_game(name: str) -> None:
     """Undo :func:`register_wire_game` (for a game registered by tests only)."""
     _GAMES.pop(name, None)
+    register_deal_rule(name, None)
 
 
 def wire_game(name: str) -> WireGame:

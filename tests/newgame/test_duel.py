@@ -121,3 +121,4 @@ def test_forgotten_duel_is_unknown_again() -> None:
     frame = msgpack.packb({"type": "create_table", "game": "duel"})
     with pytest.raises(ProtocolError, match="does not match any of the expected tags"):
         decode_command(frame)
+    assert fairness.deal_rule("duel") is None
