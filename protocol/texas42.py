@@ -1,6 +1,7 @@
-"""Texas 42 on the wire: its game events (inside ``event`` messages with ``game: "texas42"``) and
-its view (in ``snapshot``). Its actions are the common ones (``bid`` in points, ``pass``, ``trump``
-with ``"nello"``, ``play``); its options are :class:`~boneyard.protocol.values.TexasOptions`.
+"""Texas 42 on the wire: its options, table and ``create_table``, its game events (inside ``event``
+messages with ``game: "texas42"``), its view (in ``snapshot``), its record hand and record, and its
+:class:`~boneyard.protocol.wiregames.WireGame` (every tile dealt: 4 x 7). Its actions are the common
+ones (``bid`` in points, ``pass``, ``trump`` with ``"nello"``, ``play``).
 
 Scores are marks per partnership (team 0: seats 0+2; team 1: seats 1+3); a hand's points (a point a
 trick and the count) are per partnership too (docs/RULES.md T8-T12).
