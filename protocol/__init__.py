@@ -6,9 +6,13 @@ Messages are pydantic models (strict, closed, immutable); a frame is one msgpack
 >>> decode_command(encode(Ping(type="ping", id=1)))
 Ping(type='ping', id=1)
 
-Modules: :mod:`boneyard.protocol.values` (tiles, seats, options), :mod:`boneyard.protocol.handshake`,
-:mod:`boneyard.protocol.lobby`, :mod:`boneyard.protocol.game` (actions, turns, events),
-:mod:`boneyard.protocol.views` (snapshots), :mod:`boneyard.protocol.records` (``boneyard-record/1``),
+Modules: :mod:`boneyard.protocol.values` (tiles, seats, the base of options),
+:mod:`boneyard.protocol.handshake`, :mod:`boneyard.protocol.lobby` (and :mod:`~boneyard.protocol.tables`),
+:mod:`boneyard.protocol.play` (actions, turns, the events every game has), :mod:`boneyard.protocol.views`
+(snapshots), :mod:`boneyard.protocol.records` (``boneyard-record/1``; :mod:`~boneyard.protocol.recordbase`),
+each game's wire module (:mod:`~boneyard.protocol.moon`, :mod:`~boneyard.protocol.straight`,
+:mod:`~boneyard.protocol.texas42`: options, table, events, view, record hand) registered in
+:mod:`boneyard.protocol.wiregames` (which chooses a message's game model by ``game``),
 :mod:`boneyard.protocol.deals` and :mod:`boneyard.protocol.fairness` (fair deals),
 :mod:`boneyard.protocol.errors` (error and close codes), :mod:`boneyard.protocol.messages` (the unions),
 :mod:`boneyard.protocol.codec` (frames). The spec (``protocol/spec/``) is generated from them:
@@ -109,6 +113,7 @@ from boneyard.protocol.messages import (
     ServerMessage,
     unfolded,
 )
+from boneyard.protocol.moon import MoonOptions
 from boneyard.protocol.pause import FEATURE_HAND_PAUSE, HandPause, PauseInfo, Ready
 from boneyard.protocol.records import (
     RECORD_ADAPTER,
@@ -120,20 +125,20 @@ from boneyard.protocol.records import (
     StraightRecord,
     Texas42Record,
 )
-from boneyard.protocol.texas42 import Texas42Event, Texas42EventMessage, TexasView
+from boneyard.protocol.straight import StraightOptions
+from boneyard.protocol.texas42 import Texas42Event, Texas42EventMessage, TexasOptions, TexasView
 from boneyard.protocol.values import (
     CONTENT_TYPE,
     PROTOCOL_VERSION,
     SUBPROTOCOL,
     End,
     GameName,
-    MoonOptions,
-    StraightOptions,
-    TexasOptions,
+    GameOptions,
     Tile,
     Trump,
 )
 from boneyard.protocol.views import Layout, MoonView, Snapshot, StraightView, View
+from boneyard.protocol.wiregames import WireGame, register_wire_game, wire_game, wire_games
 
 __all__ = [
     "CHAT_HISTORY_LINES",
@@ -187,6 +192,7 @@ __all__ = [
     "EventMessage",
     "GameEvent",
     "GameName",
+    "GameOptions",
     "GetRecord",
     "HandPause",
     "Hello",
@@ -252,9 +258,13 @@ __all__ = [
     "TurnInfo",
     "View",
     "Welcome",
+    "WireGame",
     "decode_command",
     "decode_server_message",
     "encode",
     "event_from_engine",
+    "register_wire_game",
     "unfolded",
+    "wire_game",
+    "wire_games",
 ]

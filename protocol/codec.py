@@ -24,7 +24,6 @@ import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from boneyard.protocol.errors import DecodeErrorCode, RefusalCode
-from boneyard.protocol.game import Action
 from boneyard.protocol.messages import (
     COMMAND_ADAPTER,
     COMMAND_TYPES,
@@ -33,6 +32,7 @@ from boneyard.protocol.messages import (
     ClientCommand,
     ServerMessage,
 )
+from boneyard.protocol.play import Action
 from boneyard.protocol.values import MAX_SAFE_INT, CommandId
 
 M = TypeVar("M")
@@ -99,12 +99,12 @@ def decode_command(frame: Frame, limits: DecodeLimits = COMMAND_LIMITS) -> Clien
 
 
 class HotAct(NamedTuple):
-    """An ``act`` decoded by :func:`decode_hot`: the fields of :class:`~boneyard.protocol.game.Act`,
+    """An ``act`` decoded by :func:`decode_hot`: the fields of :class:`~boneyard.protocol.play.Act`,
     checked exactly as strictly, without building the model (the action model is shared)."""
 
     table_id: str
     action: Any
-    """The validated action model (one of :data:`~boneyard.protocol.game.Action`)."""
+    """The validated action model (one of :data:`~boneyard.protocol.play.Action`)."""
     id: CommandId | None = None
     type: Literal["act"] = "act"
 
@@ -117,7 +117,7 @@ def decode_hot(frame: Frame, limits: DecodeLimits = COMMAND_LIMITS) -> ClientCom
     of another type, an extra field, an action not seen before that does not validate) goes through
     :func:`decode_command`'s validation, so refusals keep their codes and messages.
 
-    >>> from boneyard.protocol.game import Act, PassAction
+    >>> from boneyard.protocol.play import Act, PassAction
     >>> act = decode_hot(encode(Act(type="act", id=3, table_id="t1", action=PassAction(type="pass"))))
     >>> act.type, act.id, act.table_id, act.action
     ('act', 3, 't1', PassAction(type='pass'))
@@ -230,7 +230,8 @@ def _validate(
             raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", _id_of(data))
         raise ProtocolError("invalid_message", "the map has no string `type`", _id_of(data))
     try:
-        return adapter.validate_python(data, extra=extra)
+        # The context carries ``extra`` into the fields validated by game (``wiregames``).
+        return adapter.validate_python(data, extra=extra, context=_LENIENT if extra else None)
     except ValidationError as error:
         # Valid messages are never deeper than the limit, so only failures pay for the walk.
         _check_depth(data, limits.max_depth)
@@ -240,6 +241,8 @@ def _validate(
             code = kinds.pop()  # type: ignore[assignment]  # one of RefusalCode's, checked just above
         raise ProtocolError(code, _describe(error), _id_of(data)) from None
 
+
+_LENIENT = {"extra": "ignore"}
 
 _REFUSALS: frozenset[str] = frozenset(get_args(RefusalCode))
 """Validation errors of well-formed messages the rules refuse (the models raise them by these names)."""

@@ -19,34 +19,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Annotated, get_args
 
-from pydantic import Field
+from boneyard.protocol.play import GameEvent
+from boneyard.protocol.wiregames import EngineEvents, EventMessage
 
-from boneyard.protocol.game import GameEvent, MoonEvent, MoonEventMessage, StraightEvent, StraightEventMessage
-from boneyard.protocol.texas42 import Texas42Event, Texas42EventMessage
-from boneyard.protocol.values import GameName
+__all__ = ["ENGINE_EVENTS", "EventMessage", "event_from_engine"]
 
-EventMessage = Annotated[
-    MoonEventMessage | StraightEventMessage | Texas42EventMessage, Field(discriminator="game")
-]
-"""An ``event`` message of any game."""
+ENGINE_EVENTS: Mapping[str, Mapping[str, type[GameEvent]]] = EngineEvents()
+"""The wire model of each engine event: ``ENGINE_EVENTS[game][event.type]``, for every registered game."""
 
 
-def _by_type(union: object) -> dict[str, type[GameEvent]]:
-    members: tuple[type[GameEvent], ...] = get_args(get_args(union)[0])
-    return {get_args(m.model_fields["type"].annotation)[0]: m for m in members}
-
-
-ENGINE_EVENTS: Mapping[GameName, Mapping[str, type[GameEvent]]] = {
-    "moon": _by_type(MoonEvent),
-    "straight": _by_type(StraightEvent),
-    "texas42": _by_type(Texas42Event),
-}
-"""The wire model of each engine event: ``ENGINE_EVENTS[game][event.type]``."""
-
-
-def event_from_engine(game: GameName, event: object, **overrides: object) -> GameEvent:
+def event_from_engine(game: str, event: object, **overrides: object) -> GameEvent:
     """The wire model of an engine event (already filtered with ``seen_by``), by field name.
 
     Fields the engine event lacks (``game_over.record_id``) come from ``overrides``.

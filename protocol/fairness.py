@@ -24,6 +24,10 @@ can recompute every deal of a record, byte for byte:
 6. When the rules leave the first player to chance (every game's first hand; Straight after a blocked
    hand), it is the next number below the number of seats, from the same stream after step 4.
 
+Each game's part of steps 5 and 6 (its tiles, its hand size, where a record shows the rest, when chance
+picks the first player again) is its :class:`DealRule`, given in its wire module
+(``boneyard.protocol.moon``, ...) and registered here with the game (:func:`register_deal_rule`).
+
 >>> server = bytes.fromhex("00" * 32)
 >>> commitment(server)
 '66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925'
@@ -41,9 +45,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 ALGORITHM = "boneyard-deal/1"
 """The algorithm's versioned name; a different algorithm gets a new name."""
@@ -59,10 +63,50 @@ Tile = tuple[int, int]
 TILES: tuple[Tile, ...] = tuple((high, low) for high in range(7) for low in range(high + 1))
 """The 28 tiles of a double-six set, indexed by id (``high * (high + 1) // 2 + low``)."""
 
-MOON_TILES: frozenset[Tile] = frozenset(t for t in TILES if t[1] > 0 or t == (0, 0))
-"""The 22 tiles Three-Player Moon plays with (no ``1-0`` to ``6-0``)."""
+Game = str
+"""A game's name, as its deal rule is registered (``moon``, ``straight``, ``texas42``)."""
 
-Game = Literal["moon", "straight", "texas42"]
+
+@dataclass(frozen=True, slots=True)
+class DealRule:
+    """One game's part of the deal (steps 5 and 6).
+
+    >>> DealRule(rest="boneyard").deals(2)
+    14
+    """
+
+    tiles: frozenset[Tile] = frozenset(TILES)
+    """The tiles in play (the others are skipped in the permutation)."""
+    hand_size: int = HAND_SIZE
+    rest: str | None = None
+    """The field of a record's hand that holds the tiles left after the deal: a list in drawing order
+    (Straight's ``boneyard``), or one tile when ``rest_is_tile`` (Moon's ``widow``); ``None``: every
+    tile is dealt."""
+    rest_is_tile: bool = False
+    chance_after: Callable[[Mapping[str, Any], int], bool] | None = None
+    """Whether chance picks the first player of the hand after a record's ``hand`` (with this many
+    seats), besides the game's first hand; ``None``: only the first hand (Straight: after a blocked hand)."""
+
+    def deals(self, seats: int) -> int:
+        """The tiles dealt to seats."""
+        return self.hand_size * seats
+
+
+_RULES: dict[str, DealRule] = {}
+
+
+def register_deal_rule(game: str, rule: DealRule | None) -> None:
+    """Make ``game``'s deal known to :func:`deal` and :func:`verify_record` (its wire module does);
+    ``None`` forgets it."""
+    if rule is None:
+        _RULES.pop(game, None)
+    else:
+        _RULES[game] = rule
+
+
+def deal_rule(game: str) -> DealRule | None:
+    """The registered rule of ``game``, or ``None``."""
+    return _RULES.get(game)
 
 
 class FairnessError(ValueError):
@@ -174,10 +218,18 @@ def shuffle(stream: HandStream) -> tuple[int, ...]:
     return tuple(ids)
 
 
-def tiles_in_play(game: Game, permutation: Sequence[int]) -> list[Tile]:
+def tiles_in_play(rule: DealRule, permutation: Sequence[int]) -> list[Tile]:
     """Step 5's order: the game's tiles, in permutation order."""
-    order = [TILES[i] for i in permutation]
-    return [t for t in order if t in MOON_TILES] if game == "moon" else order
+    return [t for t in (TILES[i] for i in permutation) if t in rule.tiles]
+
+
+def _rule(game: str | DealRule) -> DealRule:
+    if isinstance(game, DealRule):
+        return game
+    rule = _RULES.get(game)
+    if rule is None:
+        raise FairnessError(f"no deal rule for the game {game!r}")
+    return rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,20 +240,24 @@ class Deal:
     hands: tuple[tuple[Tile, ...], ...]
     """Each seat's 7 tiles, in dealing order."""
     rest: tuple[Tile, ...]
-    """Moon: the widow (one tile). Straight: the boneyard, in drawing order. Texas 42: nothing."""
+    """The tiles left (its ``DealRule.rest``): Moon's widow, Straight's boneyard in drawing order."""
     chance_first: int
     """Step 6: the first player, for a hand whose first player the rules leave to chance."""
 
 
-def deal(game: Game, seats: int, server_seed: bytes, player_seeds: Sequence[bytes | None], hand: int) -> Deal:
-    """Hand ``hand``'s deal (steps 2 to 6)."""
+def deal(
+    game: str | DealRule, seats: int, server_seed: bytes, player_seeds: Sequence[bytes | None], hand: int
+) -> Deal:
+    """Hand ``hand``'s deal (steps 2 to 6), for a game by name or by its rule."""
+    rule = _rule(game)
     if len(player_seeds) != seats:
         raise FairnessError(f"{len(player_seeds)} players' seeds for {seats} seats")
     stream = HandStream(server_seed, player_seeds, hand)
     permutation = shuffle(stream)
-    order = tiles_in_play(game, permutation)
-    hands = tuple(tuple(order[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(seats))
-    return Deal(permutation, hands, tuple(order[HAND_SIZE * seats :]), stream.below(seats))
+    order = tiles_in_play(rule, permutation)
+    size = rule.hand_size
+    hands = tuple(tuple(order[size * s : size * (s + 1)]) for s in range(seats))
+    return Deal(permutation, hands, tuple(order[size * seats :]), stream.below(seats))
 
 
 # --- checking a record ------------------------------------------------------------------------------
@@ -245,18 +301,6 @@ def proof_seeds(proof: Mapping[str, Any], seats: int) -> tuple[bytes, list[bytes
     return server, players, problems
 
 
-def straight_blocked(hand: Mapping[str, Any], seats: int) -> bool:
-    """Straight: a record's hand ended blocked (so chance picks the next hand's leader, S3): after its
-    actions every seat still holds a tile (7 dealt, plus its draws, minus its plays); otherwise a seat
-    played its last tile (domino). Meaningful for every hand but a game's last (which may end mid-hand)."""
-    left = [len(tiles) for tiles in hand.get("deal", [])]
-    for entry in hand.get("actions", []):
-        seat = entry.get("seat")
-        if isinstance(seat, int) and 0 <= seat < len(left):
-            left[seat] += {"draw": 1, "play": -1}.get(entry.get("type"), 0)
-    return len(left) == seats and all(n > 0 for n in left)
-
-
 def verify_record(record: Mapping[str, Any]) -> list[str]:
     """Every way a record's deals disagree with its seeds, one line each (empty: verified).
 
@@ -271,7 +315,8 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
         return ["the record has no `fairness` object: its deals cannot be verified"]
     game = record.get("game")
     seats = record.get("players")
-    if game not in ("moon", "straight", "texas42") or not isinstance(seats, int) or not 2 <= seats <= 4:
+    rule = _RULES.get(game) if isinstance(game, str) else None
+    if rule is None or not isinstance(seats, int) or not 2 <= seats <= 4:
         return [f"the record's game {game!r} with {seats!r} players is not one this checker knows"]
     server, players, problems = proof_seeds(proof, seats)
     if problems and (not server or len(players) != seats):
@@ -282,7 +327,7 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
     for number, hand in enumerate(hands):
         where = f"hand {number}"  # hands are numbered from 0, as in `hand_started.hand`
         before = len(problems)
-        fair = deal(game, seats, server, players, number)
+        fair = deal(rule, seats, server, players, number)
         dealt = hand.get("deal", [])
         for seat in range(seats):
             have = sorted(_tile(t) for t in dealt[seat]) if seat < len(dealt) else []
@@ -291,26 +336,9 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
                 problems.append(
                     f"{where}, seat {seat}'s deal: the record has {_fmt(have)}, the seeds deal {_fmt(want)}"
                 )
-        if game == "moon":
-            widow = _tile(hand["widow"]) if "widow" in hand else None
-            if widow != fair.rest[0]:
-                problems.append(
-                    f"{where}, widow: the record has {_fmt([widow] if widow else [])}, the "
-                    f"seeds deal {_fmt(fair.rest)}"
-                )
-        else:
-            bone = [_tile(t) for t in hand.get("boneyard", [])]
-            if bone != list(fair.rest):
-                at = next(
-                    (i for i, (a, b) in enumerate(zip(bone, fair.rest, strict=False)) if a != b),
-                    min(len(bone), len(fair.rest)),
-                )
-                problems.append(
-                    f"{where}, boneyard from position {at}: the record has {_fmt(bone[at:])}, "
-                    f"the seeds deal {_fmt(fair.rest[at:])}"
-                )
+        problems += _rest_problems(where, rule, hand, fair.rest)
         chance = number == 0 or (
-            game == "straight" and previous is not None and straight_blocked(previous, seats)
+            rule.chance_after is not None and previous is not None and rule.chance_after(previous, seats)
         )
         if chance and hand.get("first") != fair.chance_first:
             problems.append(
@@ -325,3 +353,25 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
             "deals were not dealt from them"
         )
     return problems
+
+
+def _rest_problems(where: str, rule: DealRule, hand: Mapping[str, Any], rest: tuple[Tile, ...]) -> list[str]:
+    """What is wrong with a record hand's undealt tiles (Moon's widow, Straight's boneyard)."""
+    if rule.rest is None:
+        return []
+    if rule.rest_is_tile:
+        tile = _tile(hand[rule.rest]) if rule.rest in hand else None
+        if tile is None or (tile,) != rest:
+            shown = _fmt([tile] if tile else [])
+            return [f"{where}, {rule.rest}: the record has {shown}, the seeds deal {_fmt(rest)}"]
+        return []
+    left = [_tile(t) for t in hand.get(rule.rest, [])]
+    if left == list(rest):
+        return []
+    at = next(
+        (i for i, (a, b) in enumerate(zip(left, rest, strict=False)) if a != b), min(len(left), len(rest))
+    )
+    return [
+        f"{where}, {rule.rest} from position {at}: the record has {_fmt(left[at:])}, "
+        f"the seeds deal {_fmt(rest[at:])}"
+    ]

@@ -19,7 +19,6 @@ from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed
 from boneyard.protocol.envelope import CommandBase, ServerMessageBase
 from boneyard.protocol.errors import Error
 from boneyard.protocol.events import EventMessage
-from boneyard.protocol.game import Act, EventMessageBase, Turn
 from boneyard.protocol.handshake import Hello, Identify, Ok, Ping, Pong, Welcome
 from boneyard.protocol.lobby import (
     ChatCommand,
@@ -41,10 +40,12 @@ from boneyard.protocol.lobby import (
 )
 from boneyard.protocol.moderation import Mute, Report, Unmute
 from boneyard.protocol.pause import HandPause, Ready
+from boneyard.protocol.play import Act, EventMessageBase, Turn
 from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
 from boneyard.protocol.seeks import CancelSeek, Seek, Seeks
 from boneyard.protocol.views import Snapshot
+from boneyard.protocol.wiregames import dispatched_kind, models_of
 
 ClientCommand = Annotated[
     Identify
@@ -112,18 +113,16 @@ SERVER_MESSAGE_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 
 def _models(union: Any) -> tuple[type[Any], ...]:
-    # Flatten the (possibly nested, Annotated) unions into their model classes.
+    # Flatten the union into its model classes; a field chosen by game stands for each game's model.
     out: list[type[Any]] = []
     for member in get_args(get_args(union)[0]):
-        if isinstance(member, type):
-            out.append(member)
-        else:
-            out.extend(_models(member))
+        kind = dispatched_kind(member)
+        out.extend(models_of(kind) if kind is not None else (member,))
     return tuple(out)
 
 
 COMMAND_MODELS: tuple[type[CommandBase], ...] = _models(ClientCommand)
-"""Every concrete command model, in union order."""
+"""Every concrete command model, in union order (each built-in game's ``create_table``)."""
 
 SERVER_MESSAGE_MODELS: tuple[type[ServerMessageBase], ...] = _models(ServerMessage)
 """Every concrete server message model, in union order."""

@@ -1,6 +1,7 @@
-"""Texas 42 on the wire: its game events (inside ``event`` messages with ``game: "texas42"``) and
-its view (in ``snapshot``). Its actions are the common ones (``bid`` in points, ``pass``, ``trump``
-with ``"nello"``, ``play``); its options are :class:`~boneyard.protocol.values.TexasOptions`.
+"""Texas 42 on the wire: its options, table and ``create_table``, its game events (inside ``event``
+messages with ``game: "texas42"``), its view (in ``snapshot``), its record hand and record, and its
+:class:`~boneyard.protocol.wiregames.WireGame` (every tile dealt: 4 x 7). Its actions are the common
+ones (``bid`` in points, ``pass``, ``trump`` with ``"nello"``, ``play``).
 
 Scores are marks per partnership (team 0: seats 0+2; team 1: seats 1+3); a hand's points (a point a
 trick and the count) are per partnership too (docs/RULES.md T8-T12).
@@ -12,21 +13,25 @@ from typing import Annotated, Literal
 
 from pydantic import Field, Strict
 
-from boneyard.protocol.game import (
+from boneyard.protocol.fairness import DealRule
+from boneyard.protocol.moon import HandThrownIn, MoonPlayEntry, MoonTilePlayed
+from boneyard.protocol.play import (
     Action,
+    BaseView,
     EventMessageBase,
     GameEvent,
     GameOver,
     HandDealt,
     HandStarted,
-    HandThrownIn,
-    MoonTilePlayed,
     Passed,
 )
+from boneyard.protocol.recordbase import BaseHand, BaseRecord, BidEntry, Hands, PassEntry, TrumpEntry
+from boneyard.protocol.tables import BaseCreateTable, BaseTable
 from boneyard.protocol.values import (
     Bool,
     Contract,
     Count,
+    GameOptions,
     Score,
     Seat,
     Seq,
@@ -34,7 +39,44 @@ from boneyard.protocol.values import (
     Tile,
     TrickPlay,
     WireModel,
+    in_words,
 )
+from boneyard.protocol.wiregames import WireGame, register_wire_game
+
+
+class TexasOptions(GameOptions):
+    """Texas 42 table options (docs/RULES.md T5, T11, T12)."""
+
+    all_pass: Literal["force_last", "redeal"] = "force_last"
+    """When the first three pass: the fourth must bid, or (``redeal``) four passes throw the hand in."""
+    nello: Bool = False
+    """A bidder who won with a mark bid may name ``nello`` (to lose every trick, the partner sitting out)."""
+    target: Annotated[
+        int, Strict(), Field(ge=1, le=21), in_words("target must be a number of marks from 1 to 21")
+    ] = 7
+    """The marks that win the game."""
+
+    @property
+    def players(self) -> int:
+        """Texas 42 is always four players, in two partnerships."""
+        return 4
+
+
+class Texas42Table(BaseTable):
+    """A Texas 42 table."""
+
+    game: Literal["texas42"]
+    options: TexasOptions
+    """Every option, defaults included."""
+
+
+class CreateTexas42Table(BaseCreateTable):
+    """Create a Texas 42 table. Reply: ``table_created``, then ``seated`` and ``snapshot`` if seated."""
+
+    game: Literal["texas42"]
+    options: TexasOptions = TexasOptions()
+    """Omitted options take their defaults."""
+
 
 Teams = Annotated[Seq[Count], Field(min_length=2, max_length=2)]
 """One number per partnership: team 0 (seats 0+2), team 1 (seats 1+3)."""
@@ -111,7 +153,7 @@ class Texas42EventMessage(EventMessageBase):
     event: Texas42Event
 
 
-class TexasView(WireModel):
+class TexasView(BaseView):
     """A Texas 42 game as the receiver sees it (the engine's view, field for field)."""
 
     game: Literal["texas42"]
@@ -145,3 +187,59 @@ class TexasView(WireModel):
     legal_actions: Seq[Action]
     winner: Seat | None
     """The winning partnership once the game is over."""
+
+
+Texas42Entry = Annotated[BidEntry | PassEntry | TrumpEntry | MoonPlayEntry, Field(discriminator="type")]
+
+
+class Texas42Result(WireModel):
+    """How a Texas 42 hand ended (T9-T11)."""
+
+    bidder: Seat
+    bid: TexasBid
+    """In points: 30-41, or 42 per mark."""
+    trump: Contract
+    made: Bool
+    points: Seq[Count]
+    """Points each partnership took (team 0: seats 0+2, team 1: seats 1+3): the tricks played only (T10)."""
+    marks: Seq[Count]
+    """Marks the hand scored, per partnership."""
+
+
+class Texas42Hand(BaseHand):
+    """One Texas 42 hand: every tile is dealt; it stops at the trick that decides it (T10)."""
+
+    deal: Hands
+    """Each seat's 7 dealt tiles."""
+    first: Seat
+    """The first bidder."""
+    actions: Seq[Texas42Entry]
+    result: Texas42Result | None = Field(default=None, exclude_if=lambda result: result is None)
+    """The contract and its outcome; absent for a hand thrown in (option ``all_pass: redeal``)."""
+    scores: Seq[Score]
+    """Cumulative marks after this hand, per partnership."""
+
+
+class Texas42Record(BaseRecord):
+    """A Texas 42 game: ``final_scores`` are marks and ``winner`` a partnership."""
+
+    game: Literal["texas42"]
+    players: Annotated[int, Strict(), Field(ge=4, le=4)]
+    options: TexasOptions
+    """Every option in force, defaults included."""
+    hands: Seq[Texas42Hand]
+
+
+register_wire_game(
+    WireGame(
+        name="texas42",
+        options=TexasOptions,
+        table=Texas42Table,
+        create_table=CreateTexas42Table,
+        event_message=Texas42EventMessage,
+        view=TexasView,
+        record=Texas42Record,
+        hand=Texas42Hand,
+        deal=DealRule(),
+    )
+)

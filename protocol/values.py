@@ -16,9 +16,19 @@ pydantic_core.ValidationError: a tile is [high, low]
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
 from pydantic_core import PydanticCustomError
 
 T = TypeVar("T")
@@ -96,7 +106,9 @@ Seqno = Annotated[int, Strict(), Field(ge=1, le=MAX_SAFE_INT)]
 TrickPlay = Annotated[tuple[Seat, Tile], Strict(False)]
 """A tile played to a trick: ``[seat, tile]``."""
 
-GameName = Literal["moon", "straight", "texas42"]
+GameName = Str
+"""A game's name, as registered (``boneyard.protocol.wiregames``): ``moon``, ``straight``, ``texas42``."""
+
 End = Literal["left", "right", "up", "down"]
 """An open end of a Straight layout (see docs/RULES.md, "Naming the ends")."""
 
@@ -202,34 +214,43 @@ HandPauseMs = Annotated[int, Strict(), Field(ge=0, le=MAX_HAND_PAUSE_MS)]
 """Milliseconds a table pauses between hands, 0..60000 (0: no pause)."""
 
 
-class MoonOptions(WireModel):
-    """Three-Player Moon table options (docs/RULES.md M5, M13)."""
+def in_words(message: str) -> WrapValidator:
+    """A field's refusal said in words (``message``) instead of pydantic's (which names only the broken
+    bound), for options that people type; the constraints and the JSON Schema stay the field's own.
 
-    all_pass: Literal["redeal", "force_last"] = "redeal"
-    """What happens when all three pass: redeal, or the last to speak must bid."""
-    target: Annotated[int, Strict(), Field(ge=1, le=1000)] = 21
-    """The score that wins the game."""
+    >>> from pydantic import TypeAdapter
+    >>> TypeAdapter(Annotated[int, Field(ge=1), in_words("at least one")]).validate_python(0)
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for ...
+      at least one [type=option_value, input_value=0, input_type=int]
+    """
 
-    @property
-    def players(self) -> int:
-        """Moon is always three players."""
-        return 3
+    def check(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise PydanticCustomError("option_value", message) from None
+
+    return WrapValidator(check)
 
 
-class TexasOptions(WireModel):
-    """Texas 42 table options (docs/RULES.md T5, T11, T12)."""
+class GameOptions(WireModel):
+    """Base of every game's table options (each game's wire module has its own): what the server's
+    middle and the clients ask of options whatever the game. Each game's model carries every constraint
+    on its options, with its message, so that validating it is the one check of options."""
 
-    all_pass: Literal["force_last", "redeal"] = "force_last"
-    """When the first three pass: the fourth must bid, or (``redeal``) four passes throw the hand in."""
-    nello: Bool = False
-    """A bidder who won with a mark bid may name ``nello`` (to lose every trick, the partner sitting out)."""
-    target: Annotated[int, Strict(), Field(ge=1, le=21)] = 7
-    """The marks that win the game."""
+    if TYPE_CHECKING:  # a property here would hide a game's ``players`` field (Straight's)
 
-    @property
-    def players(self) -> int:
-        """Texas 42 is always four players, in two partnerships."""
-        return 4
+        @property
+        def players(self) -> int:
+            """The number of seats: a field (Straight's) or a property (a game of fixed seats)."""
+            ...
+
+        @property
+        def target(self) -> int:
+            """What wins the game (points, or Texas 42's marks): every game has the field."""
+            ...
 
 
 PARTNERSHIP_PLAYERS = 4
@@ -246,35 +267,6 @@ def check_partnerships(players: int, partnerships: bool | None) -> None:
     """
     if partnerships and players != PARTNERSHIP_PLAYERS:
         raise ValueError(f"partnerships need {PARTNERSHIP_PLAYERS} players")
-
-
-class StraightOptions(WireModel):
-    """Straight Dominoes table options (docs/RULES.md S1, S13)."""
-
-    players: Annotated[int, Strict(), Field(ge=2, le=4)] = 4
-    """Number of seats, 2..4."""
-    partnerships: Bool | None = None
-    """Seats 0+2 against 1+3; only with 4 players. ``null`` means the default: on for 4 players."""
-    target: Annotated[int, Strict(), Field(ge=1, le=10_000)] = 250
-    """The score that wins the game."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "if": {"properties": {"partnerships": {"const": True}}, "required": ["partnerships"]},
-            "then": {"properties": {"players": {"const": PARTNERSHIP_PLAYERS}}},
-        }
-    )
-
-    @model_validator(mode="after")
-    def _partnerships_need_four(self) -> StraightOptions:
-        try:
-            check_partnerships(self.players, self.partnerships)
-        except ValueError as error:
-            raise PydanticCustomError("invalid_options", str(error)) from None
-        return self
-
-
-Options = MoonOptions | StraightOptions | TexasOptions
 
 
 def check_all_fields_set(model: BaseModel) -> None:

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from boneyard.protocol.wiregames import wire_game
 from boneyard.server.cluster import ClusterError
 from boneyard.server.games.registry import GAMES, game_spec
 from boneyard.server.players_cli import add_players, on_database
@@ -38,32 +39,32 @@ _TARGET_HELP = "points to win (default: moon 21, straight 250; texas42: marks, 7
 
 
 def _simulate_options(args: argparse.Namespace) -> dict[str, object]:
-    """The table options the simulate flags ask for; ValueError when they do not fit the game."""
-    spec = game_spec(args.game)
-    names = spec.option_names
-    options: dict[str, object] = {}
-    if args.target is not None:
-        options["target"] = args.target
-    fixed = spec.fixed_players
-    if fixed is not None and args.players not in (None, fixed):
+    """The table options the simulate flags ask for, checked by the game's options model (its messages);
+    ValueError when they do not fit the game."""
+    model = wire_game(args.game).options
+    given: dict[str, object] = {
+        name: value
+        for name, value in (
+            ("players", args.players),
+            ("partnerships", args.partnerships),
+            ("all_pass", args.all_pass),
+            ("nello", True if args.nello else None),
+            ("target", args.target),
+        )
+        if value is not None
+    }
+    fixed = None if "players" in model.model_fields else model().players
+    if fixed is not None and given.pop("players", fixed) != fixed:
         raise ValueError(f"{args.game} is played by exactly {fixed} players")
-    flags = (
-        ("players", args.players),
-        ("partnerships", args.partnerships),
-        ("all_pass", args.all_pass),
-        ("nello", True if args.nello else None),
-    )
-    for flag, value in flags:
-        if value is None or (flag == "players" and fixed is not None):
-            continue
-        if flag not in names:
-            raise ValueError(
-                f"{args.game} has no partnerships option"
-                if flag == "partnerships"
-                else f"--{flag.replace('_', '-')} is not a {args.game} option"
-            )
-        options[flag] = value
-    return options
+    try:
+        model.model_validate(given)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        name = str(first["loc"][0]).replace("_", "-") if first["loc"] else ""
+        if first["type"] == "extra_forbidden":
+            raise ValueError(f"--{name} is not a {args.game} option") from None
+        raise ValueError(first["msg"]) from None
+    return given
 
 
 def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -314,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--seed", type=int, default=0, help="the same seed always gives the same output (default 0)"
     )
-    sim.add_argument("--players", type=int, choices=(2, 3, 4), help="straight: 2, 3 or 4 (default 4)")
+    sim.add_argument("--players", type=int, help="straight: 2, 3 or 4 (default 4)")
     sim.add_argument(
         "--partnerships",
         action=argparse.BooleanOptionalAction,

@@ -24,9 +24,11 @@ from typing import Any, Protocol
 
 import msgpack
 
-from boneyard.protocol import RECORD_ADAPTER, MoonRecord, StraightRecord, Texas42Record
+from boneyard.protocol import RECORD_ADAPTER
+from boneyard.protocol.recordbase import BaseRecord
 
-GameRecord = MoonRecord | StraightRecord | Texas42Record
+GameRecord = BaseRecord
+"""A record of any registered game (its game's model: ``MoonRecord``, ...)."""
 
 
 def validated(record: dict[str, Any]) -> GameRecord:

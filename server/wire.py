@@ -231,22 +231,29 @@ _WIRE_OF: dict[object, dict[str, Any]] = {}
 _PACKED_OF: dict[object, bytes] = {}
 _JSON_OF: dict[object, str] = {}
 _ENGINE_OF: dict[str, dict[tuple[Any, ...], Any]] = {}
-
-for _spec in GAMES.values():
-    _engine_of = _ENGINE_OF[_spec.name] = {}
-    for _action in _spec.actions:
-        _model = _ACTION_ADAPTER.validate_python(_action.as_dict())
-        _WIRE_OF[_action] = _model.model_dump()
-        _PACKED_OF[_action] = _pack(_WIRE_OF[_action])
-        _JSON_OF[_action] = json.dumps(_WIRE_OF[_action], separators=(",", ":"))
-        _engine_of[_key(_model)] = _action
-_PACKED_BY_ID: dict[int, bytes] = {
-    id(action): _PACKED_OF[action] for spec in GAMES.values() for action in spec.actions
-}
+_PACKED_BY_ID: dict[int, bytes] = {}
 """Packed engine actions by ``id()``: the engines hand out their ``GameSpec.actions`` objects, which live
 as long as the process, so an id is exact; ``_PACKED_OF`` would hash and compare a dataclass (Python
 code, some 300 ns an action, for each legal action of every turn). Each game's own objects are listed:
 games that share an action class have equal actions, which ``_PACKED_OF`` keeps under one key."""
+
+
+def _learn_actions(spec: GameSpec) -> dict[tuple[Any, ...], Any]:
+    """A game's tables of actions, both ways (at import for the games known then, at first use for a
+    game registered later)."""
+    engine_of: dict[tuple[Any, ...], Any] = {}
+    for action in spec.actions:
+        model = _ACTION_ADAPTER.validate_python(action.as_dict())
+        _WIRE_OF[action] = model.model_dump()
+        _PACKED_OF[action] = _PACKED_BY_ID[id(action)] = _pack(_WIRE_OF[action])
+        _JSON_OF[action] = json.dumps(_WIRE_OF[action], separators=(",", ":"))
+        engine_of[_key(model)] = action
+    _ENGINE_OF[spec.name] = engine_of
+    return engine_of
+
+
+for _spec in GAMES.values():
+    _learn_actions(_spec)
 
 
 def wire_action(action: Any) -> dict[str, Any]:
@@ -279,7 +286,10 @@ def engine_action(spec: GameSpec, action: BaseModel) -> Any | None:
     >>> engine_action(GAMES["moon"], PlayAction(type="play", tile=(6, 4), end="left")) is None
     True
     """
-    return _ENGINE_OF[spec.name].get(_key(action))
+    engine_of = _ENGINE_OF.get(spec.name)
+    if engine_of is None:
+        engine_of = _learn_actions(spec)
+    return engine_of.get(_key(action))
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -322,7 +332,7 @@ def event_bytes(game: str, event: object, overrides: Mapping[str, object]) -> by
     shape = _SHAPES.get((game, type(event))) if not overrides else None
     if shape is not None:
         return _pack({name: getattr(event, name, default) for name, default in shape})  # type: ignore[no-any-return]
-    model = event_from_engine(game, event, **overrides)  # type: ignore[arg-type]
+    model = event_from_engine(game, event, **overrides)
     packed: bytes = _pack(model.model_dump())
     if not overrides and dataclasses.is_dataclass(event):
         fields = type(model).model_fields

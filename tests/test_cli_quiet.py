@@ -22,10 +22,10 @@ SERVER = [sys.executable, "-m", "boneyard.server.cli"]
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("BONEYARD_")} | {"BONEYARD_DURABLE": "false"}
 
 BAD = [
-    (["play", "moon", "--target", "0"], "argument --target: input should be greater than or equal to 1"),
-    (["play", "moon", "--target", "-5"], "argument --target: input should be greater than or equal to 1"),
-    (["play", "moon", "--target", "1001"], "argument --target: input should be less than or equal to 1000"),
-    (["play", "straight", "--target", "10001"], "--target: input should be less than or equal to 10000"),
+    (["play", "moon", "--target", "0"], "argument --target: target must be a whole number from 1 to 1000"),
+    (["play", "moon", "--target", "-5"], "argument --target: target must be a whole number from 1 to 1000"),
+    (["play", "moon", "--target", "1001"], "argument --target: target must be a whole number from 1 to 1000"),
+    (["play", "straight", "--target", "10001"], "--target: target must be a whole number from 1 to 10000"),
     (["play", "moon", "--name", "bot-7"], "'bot-7': names starting 'bot-' are reserved for the server's"),
     (["connect", "ws://127.0.0.1:9/", "--name", "BOT-7"], "names starting 'bot-' are reserved"),
     (["play", "moon", "--name", "x" * 33], "at most 32 characters"),

@@ -26,25 +26,10 @@ from boneyard.protocol.codec import COMMAND_LIMITS, SERVER_LIMITS
 from boneyard.protocol.deals import ContributeSeed, DealCommitment, DealRevealed, SeedContributed
 from boneyard.protocol.errors import CLOSE_CODES, ERROR_CODES, Error
 from boneyard.protocol.events import ENGINE_EVENTS
-from boneyard.protocol.game import (
-    Act,
-    BidAction,
-    DiscardAction,
-    DrawAction,
-    MoonEventMessage,
-    PassAction,
-    PlayAction,
-    StraightEventMessage,
-    TrumpAction,
-    Turn,
-)
 from boneyard.protocol.handshake import Hello, Identify, Ok, Ping, Pong, Welcome
 from boneyard.protocol.lobby import (
     ChatCommand,
     ChatMessage,
-    CreateMoonTable,
-    CreateStraightTable,
-    CreateTexas42Table,
     Join,
     Leave,
     ListTables,
@@ -62,14 +47,27 @@ from boneyard.protocol.lobby import (
 from boneyard.protocol.messages import COMMAND_MODELS, REPLIES
 from boneyard.protocol.moderation import Mute, Report, Unmute
 from boneyard.protocol.pause import HandPause, Ready
+from boneyard.protocol.play import (
+    Act,
+    BidAction,
+    DiscardAction,
+    DrawAction,
+    PassAction,
+    PlayAction,
+    TrumpAction,
+    Turn,
+)
 from boneyard.protocol.ratings import GetLeaderboard, GetProfile, Leaderboard, Profile, RatingChanges
 from boneyard.protocol.records import GetRecord, RecordMessage
 from boneyard.protocol.seeks import CancelSeek, Seek, Seeks
 from boneyard.protocol.spec.examples import ALL_EXAMPLES, Example
 from boneyard.protocol.spec.schemas import JsonObj, json_schema
-from boneyard.protocol.texas42 import Texas42EventMessage
 from boneyard.protocol.values import MAX_SAFE_INT
 from boneyard.protocol.views import Snapshot
+from boneyard.protocol.wiregames import WireGame, wire_games
+
+GAMES: tuple[WireGame, ...] = wire_games()
+"""The games the spec documents: those registered when it is generated (the built-in ones)."""
 
 MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
     ("Handshake and session", (Hello, Identify, Welcome, Ping, Pong, Ok, Error)),
@@ -78,9 +76,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
         (
             ListTables,
             TableList,
-            CreateMoonTable,
-            CreateStraightTable,
-            CreateTexas42Table,
+            *(game.create_table for game in GAMES),
             TableCreated,
             TableUpdated,
             TableRemoved,
@@ -96,7 +92,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
             ChatMessage,
         ),
     ),
-    ("Playing", (Snapshot, Turn, Act, MoonEventMessage, StraightEventMessage, Texas42EventMessage)),
+    ("Playing", (Snapshot, Turn, Act, *(game.event_message for game in GAMES))),
     ("The pause between hands", (HandPause, Ready)),
     ("Fair deals", (DealCommitment, ContributeSeed, SeedContributed, DealRevealed)),
     ("Records", (GetRecord, RecordMessage)),
@@ -107,7 +103,7 @@ MESSAGE_SECTIONS: tuple[tuple[str, tuple[type[BaseModel], ...]], ...] = (
 )
 """The message reference's sections, in order."""
 
-WRAPPERS = (MoonEventMessage, StraightEventMessage, Texas42EventMessage)
+WRAPPERS = tuple(game.event_message for game in GAMES)
 
 ACTIONS = (BidAction, PassAction, DiscardAction, TrumpAction, PlayAction, DrawAction)
 
@@ -117,22 +113,12 @@ TYPE_ORDER = (
     "Resume",
     "SeatRef",
     "SeatInfo",
-    "MoonTable",
-    "StraightTable",
-    "Texas42Table",
-    "MoonOptions",
-    "StraightOptions",
-    "TexasOptions",
-    "MoonView",
-    "StraightView",
-    "TexasView",
-    "Layout",
-    "MoonRecord",
-    "StraightRecord",
-    "Texas42Record",
-    "MoonHand",
-    "StraightHand",
-    "Texas42Hand",
+    *(game.table.__name__ for game in GAMES),
+    *(game.options.__name__ for game in GAMES),
+    *(game.view.__name__ for game in GAMES),
+    *(model.__name__ for game in GAMES for model in game.types),
+    *(game.record.__name__ for game in GAMES),
+    *(game.hand.__name__ for game in GAMES),
     "DealProof",
 )
 """Shared types listed first in the type reference; the rest follow alphabetically."""

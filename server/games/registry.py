@@ -14,7 +14,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any, Protocol, get_args
 
 from boneyard.protocol.values import BotLevel
 from boneyard.server.games import moon, straight, texas42
@@ -28,6 +28,20 @@ from boneyard.server.games.texas42 import search as texas42_search
 LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 """Bot levels, weakest first: ``basic`` is a heuristic, ``good`` and ``strong`` search
 (``good`` at about a tenth of ``strong``'s time per move)."""
+
+
+class GameOptions(Protocol):
+    """What the server asks of a game's engine options, whatever the game."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats (a field where the game lets it vary, else a property)."""
+        ...
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every option, by its wire name."""
+        ...
+
 
 BotFn = Callable[[Any, random.Random], Any]
 """``bot(view, rng) -> action``: it sees only what its seat may see; ``rng`` is its only chance."""
@@ -46,16 +60,14 @@ class GameSpec:
     """Every well-formed action of the game (each with ``as_dict()``, its wire form): what the wire
     translation (``boneyard.server.wire``) maps client actions to."""
     searchers: Mapping[str, BotFn] = dataclasses.field(default_factory=dict)
-    """The searching bots by level (``good``, ``strong``)."""
+    """The searching bots by level (``good``, ``strong``); a level a game has no searcher for is played
+    by its basic bot (the server plays for an away player at ``good``)."""
 
     def bot_at(self, level: str) -> BotFn:
         """The bot of ``level``; ValueError naming the levels otherwise."""
-        if level == "basic":
-            return self.bot
-        try:
-            return self.searchers[level]
-        except KeyError:
-            raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}") from None
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
+        return self.searchers.get(level, self.bot)
 
     def options_from_dict(self, values: Mapping[str, Any]) -> Any:
         """Options from a record's or a client's dict; unknown names are an error."""
@@ -65,8 +77,8 @@ class GameSpec:
             raise ValueError(f"unknown {self.name} option(s): {', '.join(sorted(unknown))}")
         return self.options_type(**values)
 
-    def players_of(self, options: Any) -> int:
-        return int(getattr(options, "players", 3))
+    def players_of(self, options: GameOptions) -> int:
+        return options.players
 
     @property
     def option_names(self) -> frozenset[str]:
@@ -115,6 +127,18 @@ GAMES: dict[str, GameSpec] = {
         {"good": texas42_search.GOOD.choose, "strong": texas42_search.STRONG.choose},
     ),
 }
+
+
+def register_game(spec: GameSpec) -> None:
+    """Add a game (a game of the tests; the built-in ones are listed above)."""
+    if GAMES.get(spec.name, spec) != spec:
+        raise ValueError(f"another game is registered as {spec.name!r}")
+    GAMES[spec.name] = spec
+
+
+def forget_game(name: str) -> None:
+    """Undo :func:`register_game`."""
+    GAMES.pop(name, None)
 
 
 def game_spec(name: str) -> GameSpec:

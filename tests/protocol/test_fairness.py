@@ -17,6 +17,7 @@ import pytest
 
 from boneyard.protocol import fairness
 from boneyard.protocol.spec.gen import GUIDE, PROTOCOL_MD
+from boneyard.protocol.straight import straight_blocked
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.records import replay
 from boneyard.server.games.registry import game_spec
@@ -221,8 +222,8 @@ def test_a_records_deals_are_recomputed_from_its_seeds(
 
 def test_a_straight_leader_is_checked_only_where_chance_chose_it(straight_record: dict[str, Any]) -> None:
     hands = straight_record["hands"]
-    blocked = [n + 1 for n, h in enumerate(hands[:-1]) if fairness.straight_blocked(h, 2)]
-    dominoed = [n + 1 for n, h in enumerate(hands[:-1]) if not fairness.straight_blocked(h, 2)]
+    blocked = [n + 1 for n, h in enumerate(hands[:-1]) if straight_blocked(h, 2)]
+    dominoed = [n + 1 for n, h in enumerate(hands[:-1]) if not straight_blocked(h, 2)]
     assert blocked and dominoed, "the game should have both a blocked and a dominoed hand"
     for number, caught in [(blocked[0], True), (dominoed[0], False)]:
 
@@ -350,6 +351,6 @@ def test_a_blocked_straight_hand_is_told_from_the_record_alone(players: int) -> 
             ends += [e.type == "blocked" for e in events if e.type in ("blocked", "domino")]
         hands = validated(engine.record()).model_dump(mode="json")["hands"]
         assert len(hands) - 1 <= len(ends) <= len(hands)  # the last hand may end mid-hand, at the target
-        assert [fairness.straight_blocked(hand, players) for hand in hands[: len(ends)]] == ends
+        assert [straight_blocked(hand, players) for hand in hands[: len(ends)]] == ends
         kinds.update(ends)
     assert kinds[True] and kinds[False], kinds

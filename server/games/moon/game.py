@@ -77,6 +77,11 @@ class MoonOptions:
     def as_dict(self) -> dict[str, Any]:
         return {"all_pass": self.all_pass, "target": self.target}
 
+    @property
+    def players(self) -> int:
+        """Moon is always three players."""
+        return 3
+
 
 class MoonGame(TrickGame[MoonState]):
     """One game of Three-Player Moon, from the first deal to a winner (shape of ``base.Engine``)."""
