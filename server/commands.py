@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Protocol, get_args
+from typing import Protocol
 
 import msgpack
 
@@ -26,7 +26,6 @@ from boneyard.protocol import (
     Act,
     ChatCommand,
     ContributeSeed,
-    CreateTable,
     ErrorCode,
     Identify,
     Join,
@@ -42,6 +41,7 @@ from boneyard.protocol import (
 from boneyard.protocol.codec import HotAct
 from boneyard.protocol.pause import Ready
 from boneyard.protocol.records import GetRecord
+from boneyard.protocol.tables import BaseCreateTable
 from boneyard.protocol.values import CommandId
 from boneyard.server.accounts.book import AccountBook
 from boneyard.server.accounts.signin import SignInDesk
@@ -271,7 +271,7 @@ class CommandSeam:
     def _list(self, link: Link, session: Session, command: ListTables) -> None:
         session.deliver(self.lobby.table_list_body(command.id))
 
-    def _create(self, link: Link, session: Session, command: CreateTable) -> None:
+    def _create(self, link: Link, session: Session, command: BaseCreateTable) -> None:
         self.lobby.create_table(session, command, command.id, link.host())
 
     def _join(self, link: Link, session: Session, command: Join) -> None:
@@ -364,7 +364,7 @@ HANDLERS: dict[str, Handler[CommandSeam]] = {
     "ping": Route((Ping,), CommandSeam._ping),
     "identify": Route((Identify,), CommandSeam._again),
     "list_tables": Route((ListTables,), CommandSeam._list),
-    "create_table": Route[CommandSeam, CreateTable](get_args(get_args(CreateTable)[0]), CommandSeam._create),
+    "create_table": Route[CommandSeam, BaseCreateTable]((BaseCreateTable,), CommandSeam._create),
     "join": Route((Join,), CommandSeam._join),
     "take_seat": Route((TakeSeat,), CommandSeam._take_seat),
     "spectate": Route((Spectate,), CommandSeam._spectate),

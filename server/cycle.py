@@ -15,8 +15,8 @@ from typing import Protocol
 from boneyard.server.errors import CommandError
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.fanout import Regenerated
-from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import EngineAction, GameOptions, Room, Services
+from boneyard.server.games.registry import GameOptions, GameSpec
+from boneyard.server.host import EngineAction, Room, Services
 from boneyard.server.match import Match
 from boneyard.server.pause import HandBreak
 from boneyard.server.seats import Seat

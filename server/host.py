@@ -241,13 +241,6 @@ class TableServer(Services, Protocol[T]):
         ...
 
 
-class GameOptions(Protocol):
-    """A game's options as the table tier holds them (the engine's options value): handed to the
-    game's spec, and shown only in their wire form."""
-
-    def as_dict(self) -> dict[str, object]: ...
-
-
 class EngineAction(Protocol):
     """An engine's action as the table tier passes it on (to the engine, the table log, the record)."""
 

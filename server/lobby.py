@@ -19,8 +19,8 @@ from boneyard.protocol import CreateTable, TableCreated
 from boneyard.protocol.values import CommandId
 from boneyard.server.botrunner import BotRunner
 from boneyard.server.errors import CommandError
-from boneyard.server.games.registry import GAMES, GameSpec
-from boneyard.server.host import Clock, GameOptions
+from boneyard.server.games.registry import GAMES, GameOptions, GameSpec
+from boneyard.server.host import Clock
 from boneyard.server.logs import ids
 from boneyard.server.matchmaking import Matchmaker, game_of
 from boneyard.server.metrics import Metrics

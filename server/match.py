@@ -28,8 +28,8 @@ from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.fanout import FanOut, Regenerated, Reply
 from boneyard.server.games.base import Engine, Event, IllegalAction
 from boneyard.server.games.events import GameOver
-from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import EngineAction, GameOptions, Room, Services
+from boneyard.server.games.registry import GameOptions, GameSpec
+from boneyard.server.host import EngineAction, Room, Services
 from boneyard.server.logs import ids
 from boneyard.server.pause import HandBreak, HandPause
 from boneyard.server.records import validated

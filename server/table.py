@@ -27,8 +27,8 @@ from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
 from boneyard.server.fanout import Regenerated
 from boneyard.server.games.base import Engine
-from boneyard.server.games.registry import GameSpec
-from boneyard.server.host import EngineAction, GameOptions, TableServer
+from boneyard.server.games.registry import GameOptions, GameSpec
+from boneyard.server.host import EngineAction, TableServer
 from boneyard.server.match import Match
 from boneyard.server.moderation import muted_key
 from boneyard.server.rated import RatedTable

@@ -126,7 +126,8 @@ def _table() -> TinyTable:
         SeatInfo(seat=s, name=n, bot=s == 1, connected=True, auto=False) for s, n in enumerate("ab")
     )
     return TinyTable(
-        table_id="t1", game="tiny", options=TinyOptions(), seats=seats, status="playing", turn_seconds=None,
+        table_id="t1", game="tiny", options=TinyOptions(rounds=3), seats=seats, status="playing",
+        turn_seconds=None,
         spectators=0, rematch=(),
     )  # fmt: skip
 

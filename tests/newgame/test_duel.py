@@ -81,7 +81,7 @@ def test_a_timed_out_duel_player_is_played_for_and_the_record_says_so(duel: str)
     table = host.table(duel, {"target": 1}, turn_seconds=10, bots=[1])
     person = player("p0")
     table.owner = person.session.player_id
-    table.join(person.session, 0, reply_to=None)
+    table.seating.join(person.session, 0, reply_to=None)
     for _ in range(len(TILES) * 20):  # every turn of the person's times out; the bot plays at once
         assert table.match is not None and table.match.engine is not None
         if table.match.engine.is_over:
