@@ -34,6 +34,7 @@ from tqdm import tqdm
 
 from boneyard.server import arenafile
 from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.figures import Figures
 from boneyard.server.games.registry import LEVELS, game_spec
 
 
@@ -50,6 +51,7 @@ class LevelStats:
     contracts: int = 0
     made: int = 0
     grand_bids: int = 0
+    """The game's grand contracts (``GameSpec.arena.grand``: Moon's 21) bid, and made."""
     grand_made: int = 0
     seconds: list[float] = field(default_factory=list)
     """Time of each decision (more than one legal action)."""
@@ -134,7 +136,11 @@ def _play_duplicate(job: _Job, number: int) -> dict[str, LevelStats]:
             if len(view.legal_actions) > 1:
                 out[lineup[seat]].seconds.append(elapsed)
             for event in engine.apply(seat, action):
-                _count(event, out, seat_side, side_level, hand_points)
+                figures = spec.arena.count(event, seat_side)
+                if figures is not None:
+                    _count(figures, out, seat_side, side_level, hand_points)
+        if any(hand_points.values()):
+            _close_hand(out, side_level, hand_points)  # the game ended mid-hand (Straight's target reached)
         winner = engine.winner
         assert winner is not None
         out[side_level[winner]].wins += 1
@@ -142,52 +148,31 @@ def _play_duplicate(job: _Job, number: int) -> dict[str, LevelStats]:
 
 
 def _count(
-    event: Any,
+    figures: Figures,
     out: dict[str, LevelStats],
     seat_side: tuple[int, ...],
     side_level: dict[int, str],
     hand_points: dict[int, int],
 ) -> None:
-    """Fold one event into the stats: play points (Straight), hand scores, contracts (Moon)."""
-    kind = event.type
-    if kind == "tile_played" and getattr(event, "points", 0):
-        hand_points[seat_side[event.seat]] += event.points
-    elif kind == "hand_scored":
-        if hasattr(event, "marks"):  # Texas 42: marks per team, a contract made or set
-            for side, marks in enumerate(event.marks):
-                out[side_level[side]].points += marks
-                out[side_level[side]].hands += 1
-            stats = out[side_level[seat_side[event.bidder]]]
-            stats.contracts += 1
-            stats.made += event.made
-        elif hasattr(event, "bidder"):  # Moon: points per seat, a contract
-            for s, points in enumerate(event.points):
-                stats = out[side_level[s]]
-                stats.points += points
-                stats.hands += 1
-            stats = out[side_level[event.bidder]]
-            stats.contracts += 1
-            need = 7 if event.bid == 21 else event.bid
-            made = event.tricks[event.bidder] >= need
-            stats.made += made
-            if event.bid == 21:
-                stats.grand_bids += 1
-                stats.grand_made += made
-        else:  # Straight: the award per side, on top of the plays' points
-            _close_hand(out, side_level, hand_points, event.points)
-    elif kind == "game_over" and any(hand_points.values()):
-        _close_hand(out, side_level, hand_points, None)  # the target was reached mid-hand
+    """Fold one event's figures (as its game counts them, ``GameSpec.arena``) into the stats."""
+    for side, points in figures.points.items():
+        hand_points[side] += points
+    if figures.hand_over:
+        _close_hand(out, side_level, hand_points)
+    if figures.bidder is not None:
+        stats = out[side_level[seat_side[figures.bidder]]]
+        stats.contracts += 1
+        stats.made += figures.made
+        if figures.grand:
+            stats.grand_bids += 1
+            stats.grand_made += figures.made
 
 
-def _close_hand(
-    out: dict[str, LevelStats],
-    side_level: dict[int, str],
-    hand_points: dict[int, int],
-    award: Sequence[int] | None,
-) -> None:
+def _close_hand(out: dict[str, LevelStats], side_level: dict[int, str], hand_points: dict[int, int]) -> None:
+    """A hand is over: each side's points of it counted, and a hand played."""
     for s, level in side_level.items():
         stats = out[level]
-        stats.points += hand_points[s] + (award[s] if award is not None else 0)
+        stats.points += hand_points[s]
         stats.hands += 1
         hand_points[s] = 0
 
@@ -318,12 +303,14 @@ def _quantile(values: Sequence[float], q: float) -> float:
 def report(result: ArenaResult) -> str:
     """The arena's figures as a table for people."""
     done = result.duplicates if result.played == result.duplicates else result.played
+    grand = game_spec(result.game).arena.grand
+    grand_heading = f"{grand} bid/made" if grand else "-"
     stopped = "" if done == result.duplicates else f" (interrupted: {done} of {result.duplicates})"
     lines = [
         f"{result.game}: {' '.join(result.bots)}, {done} duplicate games "
         f"x {result.arrangements} arrangements = {result.games} games{stopped}",
         f"{'level':<8} {'seats':>5} {'won':>6} {'share':>7} {'95% CI':>13} {'pts/hand':>9} "
-        f"{'contracts made':>16} {'21 bid/made':>12} {'cpu p50':>9} {'p99':>8}",
+        f"{'contracts made':>16} {grand_heading:>12} {'cpu p50':>9} {'p99':>8}",
     ]
     for level in LEVELS:
         if level not in result.levels:
@@ -337,10 +324,10 @@ def report(result: ArenaResult) -> str:
             if stats.contracts
             else "-"
         )
-        grand = f"{stats.grand_bids}/{stats.grand_made}" if result.game == "moon" else "-"
+        grand_bids = f"{stats.grand_bids}/{stats.grand_made}" if grand else "-"
         lines.append(
             f"{level:<8} {seats:>5} {stats.wins:>6} {100 * share:>6.1f}% "
-            f"{f'{100 * low:.1f}-{100 * high:.1f}%':>13} {per_hand:>9.2f} {contracts:>16} {grand:>12} "
+            f"{f'{100 * low:.1f}-{100 * high:.1f}%':>13} {per_hand:>9.2f} {contracts:>16} {grand_bids:>12} "
             f"{1000 * _quantile(stats.seconds, 0.5):>7.1f}ms {1000 * _quantile(stats.seconds, 0.99):>6.1f}ms"
         )
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
+from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.moon import events as ev
 from boneyard.server.games.moon.actions import ALL_ACTIONS, Action, Bid, Discard, NameTrump, Pass, Play
 from boneyard.server.games.moon.rules import BIDS, MOON_TILES, TRUMPS, suit_name, trump_index
@@ -76,6 +77,10 @@ class MoonOptions:
 
     def as_dict(self) -> dict[str, Any]:
         return {"all_pass": self.all_pass, "target": self.target}
+
+
+MOON_KINDS = (RatedKind("moon", {}, 3),)
+"""Moon is rated (and sought) as one kind: three players, each for themselves."""
 
 
 class MoonGame(TrickGame[MoonState]):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
+from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.texas42 import events as ev
 from boneyard.server.games.texas42.actions import ALL_ACTIONS, Action, Bid, NameTrump, Pass, Play
 from boneyard.server.games.texas42.rules import CONTRACTS, POINT_BIDS, SEATS, contract_index, is_bid
@@ -75,6 +76,11 @@ class TexasOptions:
 
     def as_dict(self) -> dict[str, Any]:
         return {"all_pass": self.all_pass, "nello": self.nello, "target": self.target}
+
+
+TEXAS42_KINDS = (RatedKind("texas42", {}, SEATS, ((0, 2), (1, 3))),)
+"""Texas 42 is rated (and sought) as one kind: two partnerships, 0+2 against 1+3 (T1), whatever its
+options."""
 
 
 class Texas42Game(TrickGame[TexasState]):
