@@ -25,13 +25,15 @@ import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
 from tqdm import tqdm
 
+from boneyard.protocol import CreateTable
 from boneyard.server import arenafile
 from boneyard.server.games.base import RandomDealer
 from boneyard.server.games.figures import Figures
@@ -183,13 +185,16 @@ def run_arena(
     *,
     games: int,
     seed: int,
+    options: Mapping[str, object] | None = None,
     partnerships: bool | None = None,
     target: int | None = None,
     jobs: int = 1,
     progress: bool = False,
     save: Path | None = None,
 ) -> ArenaResult:
-    """Play ``games`` duplicate games of ``bots`` (one level per seat); ValueError for a bad line-up.
+    """Play ``games`` duplicate games of ``bots`` (one level per seat) at tables of ``options`` (the
+    game's table options, by name; ``partnerships`` and ``target`` are two of them); ValueError in words
+    for a bad line-up or options.
 
     ``save``: append each finished duplicate game to this file, after those it already holds
     (:class:`~boneyard.server.arenafile.SaveMismatch` when it was made by another run).
@@ -198,21 +203,17 @@ def run_arena(
     for level in bots:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}: choose from {', '.join(LEVELS)}")
-    options: dict[str, Any] = {}
-    fixed = spec.fixed_players
-    if fixed is None:
-        options["players"] = len(bots)
-    elif len(bots) != fixed:
-        raise ValueError(f"{game} is played by exactly {fixed} players: give {fixed} bot levels")
-    if partnerships is not None:
-        if "partnerships" not in spec.option_names:
-            raise ValueError(f"{game} has no partnerships option")
-        options["partnerships"] = partnerships
-    if target is not None:
-        options["target"] = target
-    spec.options_from_dict(options)  # ValueError for options that do not fit
+    given = dict(options or {})
+    for name, value in (("partnerships", partnerships), ("target", target)):
+        if value is not None:
+            given[name] = value
+    if spec.fixed_players is None:
+        given.setdefault("players", len(bots))
+    players, checked = table_options(game, given)
+    if players != len(bots):
+        raise ValueError(f"{game} is played by {players} players here: give {players} bot levels")
     arrangements = tuple(rotations(bots))
-    job = _Job(game, options, arrangements, seed)
+    job = _Job(game, checked, arrangements, seed)
     result = ArenaResult(game, tuple(bots), games, len(arrangements))
     saver: arenafile.Saver | None = None
     if save is not None:
@@ -220,7 +221,7 @@ def run_arena(
             "arena": arenafile.FORMAT,
             "game": game,
             "bots": list(bots),
-            "options": options,
+            "options": checked,
             "seed": seed,
             "levels": {level: arenafile.describe_bot(spec.bot_at(level)) for level in sorted(set(bots))},
             "code": arenafile.code_fingerprint(Path(__file__), game),
@@ -249,6 +250,37 @@ def run_arena(
         if saver is not None:
             saver.close()
     return result
+
+
+_CREATE_TABLE: TypeAdapter[Any] = TypeAdapter(CreateTable)
+
+
+def table_options(game: str, given: Mapping[str, object]) -> tuple[int, dict[str, Any]]:
+    """``given`` checked as a client's ``create_table`` of ``game`` carries them: by the protocol's model
+    of the game's options, the one check; the table's players and every option (defaults filled in).
+    ValueError in words when they do not fit.
+
+    >>> table_options("texas42", {"nello": True})
+    (4, {'all_pass': 'force_last', 'nello': True, 'target': 7})
+    >>> table_options("moon", {"nello": True})
+    Traceback (most recent call last):
+    ValueError: moon has no nello option (its options: all_pass, target)
+    >>> table_options("straight", {"players": 3, "target": 0})
+    Traceback (most recent call last):
+    ValueError: option target: Input should be greater than or equal to 1
+    """
+    try:
+        table = _CREATE_TABLE.validate_python({"type": "create_table", "game": game, "options": dict(given)})
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = first["loc"][first["loc"].index("options") + 1 :] if "options" in first["loc"] else ()
+        if first["type"] == "extra_forbidden":
+            names = ", ".join(sorted(game_spec(game).option_names))
+            raise ValueError(f"{game} has no {where[0]} option (its options: {names})") from None
+        raise ValueError(f"option {where[0]}: {first['msg']}" if where else first["msg"]) from None
+    players: int = table.players
+    dumped: dict[str, Any] = table.options.model_dump()
+    return players, dumped
 
 
 def _add(result: ArenaResult, per_level: dict[str, LevelStats]) -> None:
