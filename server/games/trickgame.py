@@ -49,6 +49,7 @@ class TrickState:
     trick: list[int]
     leader: int
     led: int
+    target: int
 
     def legal_moves(self) -> tuple[int, ...]:
         raise NotImplementedError
