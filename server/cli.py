@@ -107,9 +107,11 @@ def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     options = dict(args.option)
-    if args.players is not None:
-        options["players"] = args.players
     fixed = game_spec(args.game).fixed_players
+    if args.players is not None and args.players != fixed:
+        if fixed is not None:
+            parser.error(f"{args.game} is played by exactly {fixed} players")
+        options["players"] = args.players
     players = options.get("players", fixed or len(bots))
     if not isinstance(players, int):
         parser.error(f"option players: {players!r} is not a number")

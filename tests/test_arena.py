@@ -107,6 +107,7 @@ def test_the_command_line_prints_the_table() -> None:
         (["--game", "texas42", "--bots", "basic", "--option", "nello"], "'nello' is not NAME=VALUE"),
         (["--game", "straight", "--bots", "basic,basic", "--option", "players=3"], "2 levels for 3 players"),
         (["--game", "straight", "--bots", "basic", "--option", "players=five"], "players: 'five' is not"),
+        (["--game", "moon", "--bots", "basic", "--players", "4"], "moon is played by exactly 3 players"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str) -> None:
