@@ -81,6 +81,12 @@ class TrickState:
 S = TypeVar("S", bound=TrickState)
 
 
+class RecordedOptions(Protocol):
+    """A game's options as its record holds them."""
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
 def best_move(moves: Sequence[int], roots: Iterable[S], judge: Callable[[S, S], float]) -> int:
     """Determinized search's choice: each move made on a copy of every root (one sampled world each),
     ``judge(root, after)`` playing the hand out from there and scoring it; the best total wins, the
@@ -319,16 +325,29 @@ class TrickGame(Generic[S]):
 
     # -- record --------------------------------------------------------------------------------
 
-    def _record_head(self, options: dict[str, Any], seat_names: Sequence[str] | None) -> dict[str, Any]:
+    @property
+    def options(self) -> RecordedOptions:
+        raise NotImplementedError
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The game's scores so far, per seat or per team, as its ``hand_scored`` counts them."""
+        raise NotImplementedError
+
+    def record(self, seat_names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The game as a ``boneyard-record/1`` object; an unfinished hand has no ``scores`` yet."""
         out: dict[str, Any] = {
             "format": "boneyard-record/1",
             "game": self.game,
             "players": self.PLAYERS,
-            "options": options,
+            "options": self.options.as_dict(),
         }
         if seat_names is not None:
             if len(seat_names) != self.PLAYERS:
                 raise ValueError(f"a {self.NAME} record names exactly {self.PLAYERS} seats")
             out["seat_names"] = list(seat_names)
         out["hands"] = [h.record() for h in self._log]
+        if self.is_over:
+            out["final_scores"] = list(self.scores)
+            out["winner"] = self._st.winner
         return out

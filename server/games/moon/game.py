@@ -229,14 +229,6 @@ class MoonGame(TrickGame[MoonState]):
         legal = tuple(self.legal_actions(viewer)) if viewer is not None else ()
         return make_view(self._st, self._played, viewer, legal)
 
-    def record(self, seat_names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The game as a ``boneyard-record/1`` object; an unfinished hand has no ``scores`` yet."""
-        out = self._record_head(self._options.as_dict(), seat_names)
-        if self.is_over:
-            out["final_scores"] = list(self._st.scores)
-            out["winner"] = self._st.winner
-        return out
-
     def _dealt(self, ids: Sequence[int], first: int) -> list[Event]:
         """M1: seats get 7 tiles each, the widow is the 22nd."""
         st = self._st
