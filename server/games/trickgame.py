@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer
+from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer
 from boneyard.server.games.events import HandDealt
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
 from boneyard.server.games.tricks import LED, display_key, fmt_tiles
@@ -176,8 +176,13 @@ class HandLog:
         return out
 
 
-class TrickGame(Generic[S]):
-    """The shared engine side of a trick-taking game on a lean state ``S`` (shape of ``base.Engine``)."""
+A = TypeVar("A")
+V = TypeVar("V")
+
+
+class TrickGame(Generic[S, A, V]):
+    """The shared engine side of a trick-taking game on a lean state ``S``, with actions ``A`` and views
+    ``V`` (shape of ``base.Engine``)."""
 
     game: ClassVar[str]
     NAME: ClassVar[str]
@@ -328,6 +333,22 @@ class TrickGame(Generic[S]):
     @property
     def options(self) -> RecordedOptions:
         raise NotImplementedError
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[A]:
+        raise NotImplementedError
+
+    def _view_of(self, viewer: int | None, legal: tuple[A, ...]) -> V:
+        """The game's view for ``viewer`` with these legal actions."""
+        raise NotImplementedError
+
+    def view(self, viewer: Viewer) -> V:
+        """What ``viewer`` (a seat, or ``None`` for a spectator) may know, with their legal actions."""
+        if viewer is not None and viewer not in range(self.PLAYERS):
+            raise ValueError(f"no seat {viewer!r} at a {self.NAME} table")
+        legal = tuple(self.legal_actions(viewer)) if viewer is not None else ()
+        return self._view_of(viewer, legal)
 
     @property
     def scores(self) -> tuple[int, ...]:

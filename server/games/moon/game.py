@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
+from boneyard.server.games.base import Dealer, Event, IllegalAction, either
 from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.moon import events as ev
 from boneyard.server.games.moon.actions import ALL_ACTIONS, Action, Bid, Discard, NameTrump, Pass, Play
@@ -83,7 +83,7 @@ MOON_KINDS = (RatedKind("moon", {}, 3),)
 """Moon is rated (and sought) as one kind: three players, each for themselves."""
 
 
-class MoonGame(TrickGame[MoonState]):
+class MoonGame(TrickGame[MoonState, Action, MoonView]):
     """One game of Three-Player Moon, from the first deal to a winner (shape of ``base.Engine``)."""
 
     game: ClassVar[str] = "moon"
@@ -222,11 +222,7 @@ class MoonGame(TrickGame[MoonState]):
 
     # -- views and record ----------------------------------------------------------------------
 
-    def view(self, viewer: Viewer) -> MoonView:
-        """What ``viewer`` (a seat, or ``None`` for a spectator) may know, with their legal actions."""
-        if viewer is not None and viewer not in (0, 1, 2):
-            raise ValueError(f"no seat {viewer!r} at a Moon table")
-        legal = tuple(self.legal_actions(viewer)) if viewer is not None else ()
+    def _view_of(self, viewer: int | None, legal: tuple[Action, ...]) -> MoonView:
         return make_view(self._st, self._played, viewer, legal)
 
     def _dealt(self, ids: Sequence[int], first: int) -> list[Event]:

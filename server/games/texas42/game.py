@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
+from boneyard.server.games.base import Dealer, Event, IllegalAction, either
 from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.texas42 import events as ev
 from boneyard.server.games.texas42.actions import ALL_ACTIONS, Action, Bid, NameTrump, Pass, Play
@@ -83,7 +83,7 @@ TEXAS42_KINDS = (RatedKind("texas42", {}, SEATS, ((0, 2), (1, 3))),)
 options."""
 
 
-class Texas42Game(TrickGame[TexasState]):
+class Texas42Game(TrickGame[TexasState, Action, TexasView]):
     """One game of Texas 42, from the first deal to a team's 7th mark (shape of ``base.Engine``)."""
 
     game: ClassVar[str] = "texas42"
@@ -265,11 +265,7 @@ class Texas42Game(TrickGame[TexasState]):
 
     # -- views and record ----------------------------------------------------------------------
 
-    def view(self, viewer: Viewer) -> TexasView:
-        """What ``viewer`` (a seat, or ``None`` for a spectator) may know, with their legal actions."""
-        if viewer is not None and viewer not in range(SEATS):
-            raise ValueError(f"no seat {viewer!r} at a Texas 42 table")
-        legal = tuple(self.legal_actions(viewer)) if viewer is not None else ()
+    def _view_of(self, viewer: int | None, legal: tuple[Action, ...]) -> TexasView:
         return make_view(self._st, self._played, viewer, legal)
 
     def _dealt(self, ids: Sequence[int], first: int) -> list[Event]:
