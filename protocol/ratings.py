@@ -1,11 +1,11 @@
 """Ratings (feature ``ratings``): rated tables, what a rated game does to its players' ratings,
 profiles and leaderboards.
 
-A rating is per game kind (``moon``, ``straight-2``, ``straight-3``, ``straight-4``, ``partnerships``),
-by openskill's Plackett-Luce model, shown as ``round(mu * 60)`` with a deviation ``round(sigma * 60)``
-(a newcomer: 1500 and 500). It is *provisional* while the deviation is above 240; a client shows it with
-a ``?``, and leaderboards list established ratings only. Bots are rated too, as ``bot-basic``,
-``bot-good`` and ``bot-strong``, from their games at rated tables.
+A rating is per game kind (``moon``, ``straight-2``, ``straight-3``, ``straight-4``, ``partnerships``,
+``texas42``), by openskill's Plackett-Luce model, shown as ``round(mu * 60)`` with a deviation
+``round(sigma * 60)`` (a newcomer: 1500 and 500). It is *provisional* while the deviation is above 240;
+a client shows it with a ``?``, and leaderboards list established ratings only. Bots are rated too, as
+``bot-basic``, ``bot-good`` and ``bot-strong``, from their games at rated tables.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ FEATURE_RATINGS = "ratings"
 """``hello.features`` names it when ``create_table.rated``, ``rating_changes``, ``get_profile`` and
 ``get_leaderboard`` are in use (section 5, "Rated games")."""
 
-RatingKind = Literal["moon", "straight-2", "straight-3", "straight-4", "partnerships"]
+RatingKind = Literal["moon", "straight-2", "straight-3", "straight-4", "partnerships", "texas42"]
+"""Every game's kinds, as the games declare them (``GameSpec.kinds``; a test holds the two together)."""
 PageSize = Annotated[Int, Field(ge=1, le=50)]
 
 

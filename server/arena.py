@@ -25,15 +25,18 @@ import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
 from tqdm import tqdm
 
+from boneyard.protocol import CreateTable
 from boneyard.server import arenafile
 from boneyard.server.games.base import RandomDealer
+from boneyard.server.games.figures import Figures
 from boneyard.server.games.registry import LEVELS, game_spec
 
 
@@ -50,6 +53,7 @@ class LevelStats:
     contracts: int = 0
     made: int = 0
     grand_bids: int = 0
+    """The game's grand contracts (``GameSpec.arena.grand``: Moon's 21) bid, and made."""
     grand_made: int = 0
     seconds: list[float] = field(default_factory=list)
     """Time of each decision (more than one legal action)."""
@@ -134,7 +138,11 @@ def _play_duplicate(job: _Job, number: int) -> dict[str, LevelStats]:
             if len(view.legal_actions) > 1:
                 out[lineup[seat]].seconds.append(elapsed)
             for event in engine.apply(seat, action):
-                _count(event, out, seat_side, side_level, hand_points)
+                figures = spec.arena.count(event, seat_side)
+                if figures is not None:
+                    _count(figures, out, seat_side, side_level, hand_points)
+        if any(hand_points.values()):
+            _close_hand(out, side_level, hand_points)  # the game ended mid-hand (Straight's target reached)
         winner = engine.winner
         assert winner is not None
         out[side_level[winner]].wins += 1
@@ -142,52 +150,31 @@ def _play_duplicate(job: _Job, number: int) -> dict[str, LevelStats]:
 
 
 def _count(
-    event: Any,
+    figures: Figures,
     out: dict[str, LevelStats],
     seat_side: tuple[int, ...],
     side_level: dict[int, str],
     hand_points: dict[int, int],
 ) -> None:
-    """Fold one event into the stats: play points (Straight), hand scores, contracts (Moon)."""
-    kind = event.type
-    if kind == "tile_played" and getattr(event, "points", 0):
-        hand_points[seat_side[event.seat]] += event.points
-    elif kind == "hand_scored":
-        if hasattr(event, "marks"):  # Texas 42: marks per team, a contract made or set
-            for side, marks in enumerate(event.marks):
-                out[side_level[side]].points += marks
-                out[side_level[side]].hands += 1
-            stats = out[side_level[seat_side[event.bidder]]]
-            stats.contracts += 1
-            stats.made += event.made
-        elif hasattr(event, "bidder"):  # Moon: points per seat, a contract
-            for s, points in enumerate(event.points):
-                stats = out[side_level[s]]
-                stats.points += points
-                stats.hands += 1
-            stats = out[side_level[event.bidder]]
-            stats.contracts += 1
-            need = 7 if event.bid == 21 else event.bid
-            made = event.tricks[event.bidder] >= need
-            stats.made += made
-            if event.bid == 21:
-                stats.grand_bids += 1
-                stats.grand_made += made
-        else:  # Straight: the award per side, on top of the plays' points
-            _close_hand(out, side_level, hand_points, event.points)
-    elif kind == "game_over" and any(hand_points.values()):
-        _close_hand(out, side_level, hand_points, None)  # the target was reached mid-hand
+    """Fold one event's figures (as its game counts them, ``GameSpec.arena``) into the stats."""
+    for side, points in figures.points.items():
+        hand_points[side] += points
+    if figures.hand_over:
+        _close_hand(out, side_level, hand_points)
+    if figures.bidder is not None:
+        stats = out[side_level[seat_side[figures.bidder]]]
+        stats.contracts += 1
+        stats.made += figures.made
+        if figures.grand:
+            stats.grand_bids += 1
+            stats.grand_made += figures.made
 
 
-def _close_hand(
-    out: dict[str, LevelStats],
-    side_level: dict[int, str],
-    hand_points: dict[int, int],
-    award: Sequence[int] | None,
-) -> None:
+def _close_hand(out: dict[str, LevelStats], side_level: dict[int, str], hand_points: dict[int, int]) -> None:
+    """A hand is over: each side's points of it counted, and a hand played."""
     for s, level in side_level.items():
         stats = out[level]
-        stats.points += hand_points[s] + (award[s] if award is not None else 0)
+        stats.points += hand_points[s]
         stats.hands += 1
         hand_points[s] = 0
 
@@ -198,13 +185,16 @@ def run_arena(
     *,
     games: int,
     seed: int,
+    options: Mapping[str, object] | None = None,
     partnerships: bool | None = None,
     target: int | None = None,
     jobs: int = 1,
     progress: bool = False,
     save: Path | None = None,
 ) -> ArenaResult:
-    """Play ``games`` duplicate games of ``bots`` (one level per seat); ValueError for a bad line-up.
+    """Play ``games`` duplicate games of ``bots`` (one level per seat) at tables of ``options`` (the
+    game's table options, by name; ``partnerships`` and ``target`` are two of them); ValueError in words
+    for a bad line-up or options.
 
     ``save``: append each finished duplicate game to this file, after those it already holds
     (:class:`~boneyard.server.arenafile.SaveMismatch` when it was made by another run).
@@ -213,21 +203,17 @@ def run_arena(
     for level in bots:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}: choose from {', '.join(LEVELS)}")
-    options: dict[str, Any] = {}
-    fixed = spec.fixed_players
-    if fixed is None:
-        options["players"] = len(bots)
-    elif len(bots) != fixed:
-        raise ValueError(f"{game} is played by exactly {fixed} players: give {fixed} bot levels")
-    if partnerships is not None:
-        if "partnerships" not in spec.option_names:
-            raise ValueError(f"{game} has no partnerships option")
-        options["partnerships"] = partnerships
-    if target is not None:
-        options["target"] = target
-    spec.options_from_dict(options)  # ValueError for options that do not fit
+    given = dict(options or {})
+    for name, value in (("partnerships", partnerships), ("target", target)):
+        if value is not None:
+            given[name] = value
+    if spec.fixed_players is None:
+        given.setdefault("players", len(bots))
+    players, checked = table_options(game, given)
+    if players != len(bots):
+        raise ValueError(f"{game} is played by {players} players here: give {players} bot levels")
     arrangements = tuple(rotations(bots))
-    job = _Job(game, options, arrangements, seed)
+    job = _Job(game, checked, arrangements, seed)
     result = ArenaResult(game, tuple(bots), games, len(arrangements))
     saver: arenafile.Saver | None = None
     if save is not None:
@@ -235,7 +221,7 @@ def run_arena(
             "arena": arenafile.FORMAT,
             "game": game,
             "bots": list(bots),
-            "options": options,
+            "options": checked,
             "seed": seed,
             "levels": {level: arenafile.describe_bot(spec.bot_at(level)) for level in sorted(set(bots))},
             "code": arenafile.code_fingerprint(Path(__file__), game),
@@ -264,6 +250,37 @@ def run_arena(
         if saver is not None:
             saver.close()
     return result
+
+
+_CREATE_TABLE: TypeAdapter[Any] = TypeAdapter(CreateTable)
+
+
+def table_options(game: str, given: Mapping[str, object]) -> tuple[int, dict[str, Any]]:
+    """``given`` checked as a client's ``create_table`` of ``game`` carries them: by the protocol's model
+    of the game's options, the one check; the table's players and every option (defaults filled in).
+    ValueError in words when they do not fit.
+
+    >>> table_options("texas42", {"nello": True})
+    (4, {'all_pass': 'force_last', 'nello': True, 'target': 7})
+    >>> table_options("moon", {"nello": True})
+    Traceback (most recent call last):
+    ValueError: moon has no nello option (its options: all_pass, target)
+    >>> table_options("straight", {"players": 3, "target": 0})
+    Traceback (most recent call last):
+    ValueError: option target: Input should be greater than or equal to 1
+    """
+    try:
+        table = _CREATE_TABLE.validate_python({"type": "create_table", "game": game, "options": dict(given)})
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = first["loc"][first["loc"].index("options") + 1 :] if "options" in first["loc"] else ()
+        if first["type"] == "extra_forbidden":
+            names = ", ".join(sorted(game_spec(game).option_names))
+            raise ValueError(f"{game} has no {where[0]} option (its options: {names})") from None
+        raise ValueError(f"option {where[0]}: {first['msg']}" if where else first["msg"]) from None
+    players: int = table.players
+    dumped: dict[str, Any] = table.options.model_dump()
+    return players, dumped
 
 
 def _add(result: ArenaResult, per_level: dict[str, LevelStats]) -> None:
@@ -318,12 +335,14 @@ def _quantile(values: Sequence[float], q: float) -> float:
 def report(result: ArenaResult) -> str:
     """The arena's figures as a table for people."""
     done = result.duplicates if result.played == result.duplicates else result.played
+    grand = game_spec(result.game).arena.grand
+    grand_heading = f"{grand} bid/made" if grand else "-"
     stopped = "" if done == result.duplicates else f" (interrupted: {done} of {result.duplicates})"
     lines = [
         f"{result.game}: {' '.join(result.bots)}, {done} duplicate games "
         f"x {result.arrangements} arrangements = {result.games} games{stopped}",
         f"{'level':<8} {'seats':>5} {'won':>6} {'share':>7} {'95% CI':>13} {'pts/hand':>9} "
-        f"{'contracts made':>16} {'21 bid/made':>12} {'cpu p50':>9} {'p99':>8}",
+        f"{'contracts made':>16} {grand_heading:>12} {'cpu p50':>9} {'p99':>8}",
     ]
     for level in LEVELS:
         if level not in result.levels:
@@ -337,10 +356,10 @@ def report(result: ArenaResult) -> str:
             if stats.contracts
             else "-"
         )
-        grand = f"{stats.grand_bids}/{stats.grand_made}" if result.game == "moon" else "-"
+        grand_bids = f"{stats.grand_bids}/{stats.grand_made}" if grand else "-"
         lines.append(
             f"{level:<8} {seats:>5} {stats.wins:>6} {100 * share:>6.1f}% "
-            f"{f'{100 * low:.1f}-{100 * high:.1f}%':>13} {per_hand:>9.2f} {contracts:>16} {grand:>12} "
+            f"{f'{100 * low:.1f}-{100 * high:.1f}%':>13} {per_hand:>9.2f} {contracts:>16} {grand_bids:>12} "
             f"{1000 * _quantile(stats.seconds, 0.5):>7.1f}ms {1000 * _quantile(stats.seconds, 0.99):>6.1f}ms"
         )
     return "\n".join(lines)

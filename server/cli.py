@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import json
 import logging
 import os
 import signal
@@ -89,13 +90,32 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return 0
 
 
+def _option(text: str) -> tuple[str, object]:
+    """``NAME=VALUE``, the value as JSON reads it (``true``, ``3``) or else as text (``redeal``)."""
+    name, equals, value = text.partition("=")
+    if not equals or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
+    try:
+        parsed: object = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    return name, parsed
+
+
 def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.arena import report, run_arena
     from boneyard.server.arenafile import SaveMismatch
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    options = dict(args.option)
     fixed = game_spec(args.game).fixed_players
-    players = args.players if args.players is not None else fixed or len(bots)
+    if args.players is not None and args.players != fixed:
+        if fixed is not None:
+            parser.error(f"{args.game} is played by exactly {fixed} players")
+        options["players"] = args.players
+    players = options.get("players", fixed or len(bots))
+    if not isinstance(players, int):
+        parser.error(f"option players: {players!r} is not a number")
     if bots and players % len(bots) == 0:
         bots = bots * (players // len(bots))  # strong,basic for 4 players: strong,basic,strong,basic
     if len(bots) != players:
@@ -110,6 +130,7 @@ def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
             bots,
             games=args.games,
             seed=args.seed,
+            options=options,
             partnerships=args.partnerships,
             target=args.target,
             jobs=args.jobs,
@@ -347,6 +368,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--partnerships",
         action=argparse.BooleanOptionalAction,
         help="straight with 4 players: seats 0+2 against 1+3 (default on)",
+    )
+    arena.add_argument(
+        "--option",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a table option of the game, as create_table takes it (e.g. nello=true, all_pass=redeal); "
+        "repeat for more",
     )
     arena.add_argument("--games", type=int, default=100, help="duplicate games (default 100)")
     arena.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")

@@ -20,31 +20,23 @@ import itertools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from boneyard.protocol.seeks import SEEK_WIDENING, SEEK_WINDOW, Seek, SeekCount, Seeks
 from boneyard.server.errors import CommandError
 from boneyard.server.host import Cancellable, Clock
 from boneyard.server.rated import check_signed_in
 from boneyard.server.ratings.book import RatingBook
-from boneyard.server.ratings.kinds import Kind
+from boneyard.server.ratings.kinds import Kind, game_of, players_of
 from boneyard.server.session import Session
 from boneyard.server.wire import body_of
 
 log = logging.getLogger("boneyard.lobby")
 
 TICK_SECONDS = 0.5
-PLAYERS: dict[Kind, int] = {"moon": 3, "straight-2": 2, "straight-3": 3, "straight-4": 4, "partnerships": 4}
 
-
-def game_of(kind: Kind) -> tuple[str, dict[str, Any]]:
-    """The game and options a kind is played with (the rest at their defaults)."""
-    if kind == "moon":
-        return "moon", {}
-    if kind == "partnerships":
-        return "straight", {"players": 4, "partnerships": True}
-    players = PLAYERS[kind]
-    return "straight", {"players": players, **({"partnerships": False} if players == 4 else {})}
+__all__ = ["Matchmaker", "Seeker", "game_of", "groups"]
+"""``game_of`` (the game and options of a kind, declared by the game) is the lobby's, from here."""
 
 
 @dataclass(slots=True)
@@ -136,7 +128,7 @@ class Matchmaker:
         pools = itertools.groupby(sorted(self.seekers.values(), key=_pool), key=_pool)
         for (kind, _), pool in pools:
             waiting = list(pool)
-            size = PLAYERS[kind]
+            size = players_of(kind)
             for group in groups(waiting, size, now):
                 self._seat(group, size, group[0].bot_level)
                 waiting = [s for s in waiting if s not in group]

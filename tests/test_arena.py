@@ -101,12 +101,35 @@ def test_the_command_line_prints_the_table() -> None:
         (["--game", "chess", "--bots", "basic"], "invalid choice"),
         (["--game", "texas42", "--bots", "basic,basic,basic"], "--bots gives 3 levels for 4 players"),
         (["--game", "texas42", "--bots", "good,basic", "--partnerships"], "texas42 has no partnerships"),
+        (["--game", "moon", "--bots", "basic", "--option", "nello=true"], "moon has no nello option"),
+        (["--game", "texas42", "--bots", "basic", "--option", "target=22"], "option target: Input should be"),
+        (["--game", "texas42", "--bots", "basic", "--option", "all_pass=x"], "option all_pass: Input should"),
+        (["--game", "texas42", "--bots", "basic", "--option", "nello"], "'nello' is not NAME=VALUE"),
+        (["--game", "straight", "--bots", "basic,basic", "--option", "players=3"], "2 levels for 3 players"),
+        (["--game", "straight", "--bots", "basic", "--option", "players=five"], "players: 'five' is not"),
+        (["--game", "moon", "--bots", "basic", "--players", "4"], "moon is played by exactly 3 players"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str) -> None:
     done = _arena(*args)
     assert done.returncode == 2
     assert done.stdout == "" and len(done.stderr.splitlines()) == 1 and message in done.stderr, done.stderr
+
+
+def test_any_option_reaches_the_games_through_the_protocols_model(tmp_path: Path) -> None:
+    """``--option NAME=VALUE`` (repeated) is a table option as ``create_table`` carries it: checked by the
+    game's option model, every option filled in, and played (the save file's header names them)."""
+    save = tmp_path / "run.jsonl"
+    args = ["--game", "texas42", "--bots", "good,basic", "--games", "1", "--seed", "1", "--save", str(save)]
+    done = _arena(*args, "--option", "nello=true", "--option", "target=1", "--option", "all_pass=redeal")
+    assert done.returncode == 0, done.stderr
+    header = json.loads(save.read_text().splitlines()[0])
+    assert header["options"] == {"all_pass": "redeal", "nello": True, "target": 1}
+    assert header["bots"] == ["good", "basic", "good", "basic"]
+    straight = run_arena("straight", ("basic",) * 3, games=1, seed=1, options={"target": 20, "players": 3})
+    assert straight.arrangements == 1 and straight.levels["basic"].games == 1
+    with pytest.raises(ValueError, match=r"^straight is played by 3 players here: give 3 bot levels$"):
+        run_arena("straight", ("basic",) * 4, games=1, seed=1, options={"players": 3})
 
 
 def _untimed(result: ArenaResult) -> list[str]:

@@ -19,6 +19,8 @@ from typing import Any, Protocol, get_args
 from boneyard.protocol.values import BotLevel
 from boneyard.server.games import moon, straight, texas42
 from boneyard.server.games.base import Dealer, Engine
+from boneyard.server.games.figures import NO_FIGURES, ArenaFigures
+from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.moon import search as moon_search
 from boneyard.server.games.moon.actions import ALL_ACTIONS as MOON_ACTIONS
 from boneyard.server.games.straight import search as straight_search
@@ -62,6 +64,11 @@ class GameSpec:
     searchers: Mapping[str, BotFn] = dataclasses.field(default_factory=dict)
     """The searching bots by level (``good``, ``strong``); a level a game has no searcher for is played
     by its basic bot (the server plays for an away player at ``good``)."""
+    kinds: tuple[RatedKind, ...] = ()
+    """The kinds of this game rated and sought apart (``boneyard.server.games.kinds``); none: its
+    tables are not rated and nobody seeks it."""
+    arena: ArenaFigures = NO_FIGURES
+    """What the arena counts of its events (``boneyard.server.games.figures``)."""
 
     def bot_at(self, level: str) -> BotFn:
         """The bot of ``level``; ValueError naming the levels otherwise."""
@@ -107,6 +114,8 @@ GAMES: dict[str, GameSpec] = {
         moon.choose,
         MOON_ACTIONS,
         {"good": moon_search.GOOD.choose, "strong": moon_search.STRONG.choose},
+        kinds=moon.MOON_KINDS,
+        arena=moon.MOON_FIGURES,
     ),
     "straight": GameSpec(
         "straight",
@@ -116,6 +125,8 @@ GAMES: dict[str, GameSpec] = {
         straight.choose,
         STRAIGHT_ACTIONS,
         {"good": straight_search.GOOD.choose, "strong": straight_search.STRONG.choose},
+        kinds=straight.STRAIGHT_KINDS,
+        arena=straight.STRAIGHT_FIGURES,
     ),
     "texas42": GameSpec(
         "texas42",
@@ -125,6 +136,8 @@ GAMES: dict[str, GameSpec] = {
         texas42.choose,
         texas42.ALL_ACTIONS,
         {"good": texas42_search.GOOD.choose, "strong": texas42_search.STRONG.choose},
+        kinds=texas42.TEXAS42_KINDS,
+        arena=texas42.TEXAS42_FIGURES,
     ),
 }
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer
+from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer
 from boneyard.server.games.events import HandDealt
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
 from boneyard.server.games.tricks import LED, display_key, fmt_tiles
@@ -49,6 +49,7 @@ class TrickState:
     trick: list[int]
     leader: int
     led: int
+    target: int
 
     def legal_moves(self) -> tuple[int, ...]:
         raise NotImplementedError
@@ -78,6 +79,12 @@ class TrickState:
 
 
 S = TypeVar("S", bound=TrickState)
+
+
+class RecordedOptions(Protocol):
+    """A game's options as its record holds them."""
+
+    def as_dict(self) -> dict[str, Any]: ...
 
 
 def best_move(moves: Sequence[int], roots: Iterable[S], judge: Callable[[S, S], float]) -> int:
@@ -169,8 +176,13 @@ class HandLog:
         return out
 
 
-class TrickGame(Generic[S]):
-    """The shared engine side of a trick-taking game on a lean state ``S`` (shape of ``base.Engine``)."""
+A = TypeVar("A")
+V = TypeVar("V")
+
+
+class TrickGame(Generic[S, A, V]):
+    """The shared engine side of a trick-taking game on a lean state ``S``, with actions ``A`` and views
+    ``V`` (shape of ``base.Engine``)."""
 
     game: ClassVar[str]
     NAME: ClassVar[str]
@@ -318,16 +330,45 @@ class TrickGame(Generic[S]):
 
     # -- record --------------------------------------------------------------------------------
 
-    def _record_head(self, options: dict[str, Any], seat_names: Sequence[str] | None) -> dict[str, Any]:
+    @property
+    def options(self) -> RecordedOptions:
+        raise NotImplementedError
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[A]:
+        raise NotImplementedError
+
+    def _view_of(self, viewer: int | None, legal: tuple[A, ...]) -> V:
+        """The game's view for ``viewer`` with these legal actions."""
+        raise NotImplementedError
+
+    def view(self, viewer: Viewer) -> V:
+        """What ``viewer`` (a seat, or ``None`` for a spectator) may know, with their legal actions."""
+        if viewer is not None and viewer not in range(self.PLAYERS):
+            raise ValueError(f"no seat {viewer!r} at a {self.NAME} table")
+        legal = tuple(self.legal_actions(viewer)) if viewer is not None else ()
+        return self._view_of(viewer, legal)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The game's scores so far, per seat or per team, as its ``hand_scored`` counts them."""
+        raise NotImplementedError
+
+    def record(self, seat_names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The game as a ``boneyard-record/1`` object; an unfinished hand has no ``scores`` yet."""
         out: dict[str, Any] = {
             "format": "boneyard-record/1",
             "game": self.game,
             "players": self.PLAYERS,
-            "options": options,
+            "options": self.options.as_dict(),
         }
         if seat_names is not None:
             if len(seat_names) != self.PLAYERS:
                 raise ValueError(f"a {self.NAME} record names exactly {self.PLAYERS} seats")
             out["seat_names"] = list(seat_names)
         out["hands"] = [h.record() for h in self._log]
+        if self.is_over:
+            out["final_scores"] = list(self.scores)
+            out["winner"] = self._st.winner
         return out

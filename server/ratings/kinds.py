@@ -1,10 +1,17 @@
-"""The kinds of game rated apart: ``moon``, ``straight-2``, ``straight-3``, ``straight-4`` (each for
-themselves) and ``partnerships`` (Straight, 0+2 against 1+3).
+"""The kinds of game rated apart, as the games declare them (``GameSpec.kinds``): Moon; Straight for
+2, 3 or 4 each for themselves (``straight-2``, ``-3``, ``-4``) and in ``partnerships`` (0+2 against 1+3);
+Texas 42 (``texas42``, its two partnerships). No game is named here: a new game declares its kinds in
+its own module, and the wire's ``RatingKind`` lists them (a test holds the two together).
 
 >>> kind_of("moon", {"target": 21}), kind_of("straight", {"players": 3})
 ('moon', 'straight-3')
->>> kind_of("straight", {"players": 4, "partnerships": True}), kind_of("straight", {"players": 4})
+>>> four = {"players": 4, "partnerships": True}
+>>> kind_of("straight", four), kind_of("straight", {**four, "partnerships": False})
 ('partnerships', 'straight-4')
+>>> kind_of("texas42", {"nello": True}), game_of("partnerships"), players_of("texas42")
+('texas42', ('straight', {'players': 4, 'partnerships': True}), 4)
+>>> teams_of("texas42", 4), teams_of("straight-3", 3)
+([[0, 2], [1, 3]], [[0], [1], [2]])
 >>> ranks([10, 30, 30]), ranks([250, 120], winner=0)
 ([2, 0, 0], [0, 1])
 """
@@ -12,10 +19,20 @@ themselves) and ``partnerships`` (Straight, 0+2 against 1+3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import get_args
 
-Kind = Literal["moon", "straight-2", "straight-3", "straight-4", "partnerships"]
-KINDS: tuple[Kind, ...] = ("moon", "straight-2", "straight-3", "straight-4", "partnerships")
+from boneyard.protocol.ratings import RatingKind
+from boneyard.server.errors import CommandError
+from boneyard.server.games.kinds import OptionValue, RatedKind
+from boneyard.server.games.registry import GAMES
+
+Kind = RatingKind
+KINDS: tuple[Kind, ...] = get_args(RatingKind)
+
+_DECLARED: dict[str, tuple[str, RatedKind]] = {
+    kind.name: (spec.name, kind) for spec in GAMES.values() for kind in spec.kinds
+}
+"""Every game's kinds by name: the game it is a kind of, and the kind."""
 
 
 def as_kind(name: str) -> Kind:
@@ -26,21 +43,30 @@ def as_kind(name: str) -> Kind:
     raise ValueError(f"no rated kind {name!r}")
 
 
-def kind_of(game: str, options: Mapping[str, Any]) -> Kind:
-    """The kind of a table's game, from its game and options (every option resolved)."""
-    if game == "moon":
-        return "moon"
-    if options.get("partnerships"):
-        return "partnerships"
-    players = options.get("players", 4)
-    return "straight-2" if players == 2 else "straight-3" if players == 3 else "straight-4"
+def kind_of(game: str, options: Mapping[str, object]) -> Kind:
+    """The kind of a table's game, from its game and options (every option resolved); a game that is
+    not rated is refused (``invalid_options``)."""
+    for kind in GAMES[game].kinds:
+        if kind.fits(options):
+            return as_kind(kind.name)
+    raise CommandError("invalid_options", f"{game} tables with these options are not rated")
+
+
+def game_of(kind: Kind) -> tuple[str, dict[str, OptionValue]]:
+    """The game and options a kind is played with (the rest at their defaults)."""
+    game, declared = _DECLARED[kind]
+    return game, dict(declared.options)
+
+
+def players_of(kind: Kind) -> int:
+    """The seats of a table of ``kind``."""
+    return _DECLARED[kind][1].players
 
 
 def teams_of(kind: Kind, seats: int) -> list[list[int]]:
-    """The seats of each side: one seat each, or the two partnerships (0+2, 1+3: the game's team numbers)."""
-    if kind == "partnerships":
-        return [[0, 2], [1, 3]]
-    return [[seat] for seat in range(seats)]
+    """The seats of each side: one seat each, or the partnerships (in the game's team numbers)."""
+    declared = _DECLARED[kind][1]
+    return declared.sides() if declared.teams else [[seat] for seat in range(seats)]
 
 
 def ranks(scores: Sequence[int], winner: int | None = None) -> list[int]:

@@ -58,6 +58,29 @@ async def test_a_seeker_gets_bots_after_its_time_and_a_cancelled_seek_gets_nothi
         assert len(listed) == 1  # cy's cancelled seek made no table
 
 
+async def test_texas42_seekers_are_seated_as_partnerships_with_bots_after_their_time(tmp_path: Path) -> None:
+    """Two signed-in players seek a rated ``texas42``; once the first's time is up the two of them and two
+    bots of its level sit at one rated Texas 42 table of four."""
+    async with running_server() as server:
+        ana, bob = [
+            await connect_and_sign(url(server), Signer(name, KeyPair.create(tmp_path / name), create=True))
+            for name in ("ana", "bob")
+        ]
+        assert (await ana.request(type="seek", kind="texas42", rated=True, bots_after_ms=300)).type == "ok"
+        counts = await bob.until(lambda m: m.type == "seeks" and m.seeking)
+        assert [(c.kind, c.rated, c.players) for c in counts.seeking] == [("texas42", True, 1)]
+        await bob.request(type="seek", kind="texas42", rated=True, bots_after_ms=60_000, bot_level="good")
+        a, b = await ana.until(seated), await bob.until(seated)
+        assert a.table_id == b.table_id and (a.seat, b.seat) == (0, 1)
+        table = {t.table_id: t for t in (await ana.request(type="list_tables")).tables}[a.table_id]
+        assert table.game == "texas42" and table.rated and table.turn_seconds == 30
+        assert [(s.name, s.bot, s.level) for s in table.seats][:2] == [
+            ("ana", False, None),
+            ("bob", False, None),
+        ]
+        assert [(s.bot, s.level) for s in table.seats[2:]] == [(True, "basic"), (True, "basic")]
+
+
 async def test_bad_seeks_are_refused_with_documented_errors(tmp_path: Path) -> None:
     async with running_server() as server:
         guest = await Player.connect(url(server), "bo")

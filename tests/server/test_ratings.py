@@ -4,9 +4,10 @@ rates it (computed here with openskill itself), and rated games through a real s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from durability_kit import durable
@@ -16,8 +17,11 @@ from server_testkit import Player, running_server
 from test_accounts import connect_and_sign, url
 
 from boneyard.clients.cli.core.identity import KeyPair, Signer
+from boneyard.protocol.ratings import RatingKind
+from boneyard.server.errors import CommandError
+from boneyard.server.games.registry import GAMES
 from boneyard.server.ratings.book import PROVISIONAL_SIGMA, SCALE, RatingBook
-from boneyard.server.ratings.kinds import ranks
+from boneyard.server.ratings.kinds import KINDS, game_of, kind_of, players_of, ranks, teams_of
 
 # (kind, players by seat, scores per side, winner): Moon ranked by final score, Straight free for all,
 # partnerships as two teams (0+2 against 1+3).
@@ -185,3 +189,60 @@ async def test_leaving_a_rated_game_in_progress_counts_as_its_loss(tmp_path: Pat
         after = model.rate([[model.rating()] for _ in range(3)], ranks=[1, 0, 0])
         assert profile.games[0].before == 1500 and profile.games[0].after == round(after[0][0].mu * SCALE)
         assert profile.ratings[0].wins == 0
+
+
+def test_the_wire_kinds_are_the_games_declared_kinds() -> None:
+    """``RatingKind`` (the wire) lists exactly the kinds the games declare (``GameSpec.kinds``), each once,
+    and every kind's seek makes a table of that kind."""
+    declared = [kind.name for spec in GAMES.values() for kind in spec.kinds]
+    assert sorted(declared) == sorted(get_args(RatingKind)) and len(set(declared)) == len(declared)
+    for kind in KINDS:
+        game, options = game_of(kind)
+        spec = GAMES[game]
+        table = spec.options_from_dict(options)
+        assert kind_of(game, table.as_dict()) == kind
+        assert (
+            spec.players_of(table)
+            == players_of(kind)
+            == sum(len(side) for side in teams_of(kind, players_of(kind)))
+        )
+
+
+def test_a_game_that_declares_no_kind_is_not_rated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(GAMES, "unrated", dataclasses.replace(GAMES["moon"], name="unrated", kinds=()))
+    with pytest.raises(CommandError) as refused:
+        kind_of("unrated", {"target": 21})
+    assert refused.value.code == "invalid_options" and "not rated" in refused.value.message
+
+
+async def test_a_rated_texas42_game_rates_the_partnerships_as_two_teams(tmp_path: Path) -> None:
+    """Ana (seat 0) and Bob (seat 2) are partners against two bots: the game is rated as ``texas42``, the
+    partners ranked together as openskill ranks two teams of two."""
+    async with running_server() as server:
+        ana, bob = [
+            await connect_and_sign(url(server), Signer(name, KeyPair.create(tmp_path / name), create=True))
+            for name in ("ana", "bob")
+        ]
+        created = await ana.request(
+            type="create_table", game="texas42", seat=0, bots=[1, 3], turn_seconds=30, rated=True,
+            options={"target": 1},
+        )  # fmt: skip
+        assert created.type == "table_created" and created.table.rated, created
+        table_id = created.table.table_id
+        assert (await bob.request(type="join", table_id=table_id, seat=2)).type == "seated"
+        over, _ = await asyncio.gather(
+            ana.play(table_id, random.Random(1)), bob.play(table_id, random.Random(2))
+        )
+        changes = await ana.until(lambda m: m.type == "rating_changes")
+        assert changes.kind == "texas42" and changes.record_id == over.record_id
+        assert [c.player for c in changes.changes] == ["ana", "bot-basic", "bob", "bot-basic"]
+        model = PlackettLuce()
+        fresh = [[model.rating(), model.rating()] for _ in range(2)]
+        after = model.rate(fresh, ranks=ranks(list(over.scores), over.winner))
+        assert len(over.scores) == 2  # marks per team
+        assert changes.changes[0].after == changes.changes[2].after == round(after[0][0].mu * SCALE)
+        assert changes.changes[1].after == round(after[1][0].mu * SCALE)  # bot-basic, rated once
+        profile = await bob.request(type="get_profile", player="bob")
+        assert [(r.kind, r.games, r.wins) for r in profile.ratings] == [("texas42", 1, int(over.winner == 0))]
+        board = await bob.request(type="get_leaderboard", kind="texas42")
+        assert board.type == "leaderboard" and board.total == 0  # everyone still provisional

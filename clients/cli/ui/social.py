@@ -5,7 +5,7 @@
 {'type': 'seek', 'kind': 'moon', 'rated': True, 'bots_after_ms': 30000, 'bot_level': 'good'}
 >>> seek_request(["chess"])  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-boneyard.clients.cli.ui.commands.InputError: seek moon|straight-2|...|partnerships [rated] [bots=SECONDS] ...
+boneyard.clients.cli.ui.commands.InputError: seek moon|straight-2|... [rated] [bots=SECONDS] ...
 """
 
 from __future__ import annotations

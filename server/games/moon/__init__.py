@@ -19,6 +19,7 @@ from boneyard.server.games.moon.actions import (
 from boneyard.server.games.moon.bot import choose
 from boneyard.server.games.moon.events import (
     MOON_EVENTS,
+    MOON_FIGURES,
     BidMade,
     Discarded,
     GameOver,
@@ -32,13 +33,15 @@ from boneyard.server.games.moon.events import (
     TrumpNamed,
     WidowTaken,
 )
-from boneyard.server.games.moon.game import MoonGame, MoonOptions
+from boneyard.server.games.moon.game import MOON_KINDS, MoonGame, MoonOptions
 from boneyard.server.games.moon.rules import MOON_TILES, TrumpName
 from boneyard.server.games.moon.state import MoonState
 from boneyard.server.games.moon.view import MoonView
 
 __all__ = [
     "MOON_EVENTS",
+    "MOON_FIGURES",
+    "MOON_KINDS",
     "MOON_TILES",
     "Action",
     "Bid",

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -25,11 +26,13 @@ from boneyard.server.games.events import (
     PrivateTileEvent,
     TilePlayed,
 )
-from boneyard.server.games.moon.rules import TrumpName
+from boneyard.server.games.figures import ArenaFigures, Figures
+from boneyard.server.games.moon.rules import GRAND, TrumpName, contract_made
 from boneyard.server.games.tiles import Tile
 
 __all__ = [
     "MOON_EVENTS",
+    "MOON_FIGURES",
     "BidMade",
     "Discarded",
     "GameOver",
@@ -98,3 +101,20 @@ MOON_EVENTS: tuple[type[Event], ...] = (
     GameOver,
 )
 """Every Moon event class, for protocol code that maps ``type`` names to classes."""
+
+
+def arena_figures(event: object, sides: Sequence[int]) -> Figures | None:
+    """A scored hand: each seat's points, and the bidder's contract (a 21 is the grand one)."""
+    if not isinstance(event, HandScored):
+        return None
+    return Figures(
+        {sides[seat]: points for seat, points in enumerate(event.points)},
+        hand_over=True,
+        bidder=event.bidder,
+        made=contract_made(event.bid, event.tricks[event.bidder]),
+        grand=event.bid == GRAND,
+    )
+
+
+MOON_FIGURES = ArenaFigures(arena_figures, grand=str(GRAND))
+"""What the arena counts of Moon: points per hand, contracts, and the 21s bid and made."""

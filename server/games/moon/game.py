@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
+from boneyard.server.games.base import Dealer, Event, IllegalAction, either
+from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.moon import events as ev
 from boneyard.server.games.moon.actions import ALL_ACTIONS, Action, Bid, Discard, NameTrump, Pass, Play
 from boneyard.server.games.moon.rules import BIDS, MOON_TILES, TRUMPS, suit_name, trump_index
@@ -83,7 +84,11 @@ class MoonOptions:
         return 3
 
 
-class MoonGame(TrickGame[MoonState]):
+MOON_KINDS = (RatedKind("moon", {}, 3),)
+"""Moon is rated (and sought) as one kind: three players, each for themselves."""
+
+
+class MoonGame(TrickGame[MoonState, Action, MoonView]):
     """One game of Three-Player Moon, from the first deal to a winner (shape of ``base.Engine``)."""
 
     game: ClassVar[str] = "moon"
@@ -222,20 +227,8 @@ class MoonGame(TrickGame[MoonState]):
 
     # -- views and record ----------------------------------------------------------------------
 
-    def view(self, viewer: Viewer) -> MoonView:
-        """What ``viewer`` (a seat, or ``None`` for a spectator) may know, with their legal actions."""
-        if viewer is not None and viewer not in (0, 1, 2):
-            raise ValueError(f"no seat {viewer!r} at a Moon table")
-        legal = tuple(self.legal_actions(viewer)) if viewer is not None else ()
+    def _view_of(self, viewer: int | None, legal: tuple[Action, ...]) -> MoonView:
         return make_view(self._st, self._played, viewer, legal)
-
-    def record(self, seat_names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The game as a ``boneyard-record/1`` object; an unfinished hand has no ``scores`` yet."""
-        out = self._record_head(self._options.as_dict(), seat_names)
-        if self.is_over:
-            out["final_scores"] = list(self._st.scores)
-            out["winner"] = self._st.winner
-        return out
 
     def _dealt(self, ids: Sequence[int], first: int) -> list[Event]:
         """M1: seats get 7 tiles each, the widow is the 22nd."""

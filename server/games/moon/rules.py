@@ -61,6 +61,7 @@ __all__ = [
     "TRUMPS",
     "TRUMP_MASK",
     "TrumpName",
+    "contract_made",
     "display_key",
     "fmt_tiles",
     "ids_of",
@@ -92,6 +93,15 @@ SUIT_MASK: tuple[int, ...] = tuple(m & MOON_MASK for m in ALL_SUIT_MASK[: (NO_TR
 """Indexed ``t * 8 + led``: the tiles that follow a lead in that suit under that trump."""
 
 
+def contract_made(bid: int, tricks: int) -> bool:
+    """The bidder who took ``tricks`` made a contract of ``bid`` (M12: 21 means all 7 tricks).
+
+    >>> contract_made(5, 5), contract_made(21, 6), contract_made(21, 7)
+    (True, False, True)
+    """
+    return tricks >= (TRICKS_PER_HAND if bid == GRAND else bid)
+
+
 def settle(
     bid: int, bidder: int, tricks: Sequence[int], scores: Sequence[int], target: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
@@ -107,7 +117,7 @@ def settle(
     ((0, 0, 21), (3, 9, 22), 2)
     """
     points = list(tricks)
-    made = tricks[bidder] >= (TRICKS_PER_HAND if bid == GRAND else bid)  # 21 means all 7 tricks
+    made = contract_made(bid, tricks[bidder])
     points[bidder] = bid if made else -bid
     new = tuple(s + p for s, p in zip(scores, points, strict=True))
     if bid == GRAND and made:

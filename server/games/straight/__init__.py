@@ -10,6 +10,7 @@ from boneyard.server.games.straight.actions import Action, Draw, Pass, Play, act
 from boneyard.server.games.straight.bot import BasicBot, Bot, choose
 from boneyard.server.games.straight.core import StraightCore
 from boneyard.server.games.straight.events import (
+    STRAIGHT_FIGURES,
     Blocked,
     Domino,
     GameOver,
@@ -22,10 +23,12 @@ from boneyard.server.games.straight.events import (
     TilePlayed,
 )
 from boneyard.server.games.straight.game import StraightGame
-from boneyard.server.games.straight.options import StraightOptions
+from boneyard.server.games.straight.options import STRAIGHT_KINDS, StraightOptions
 from boneyard.server.games.straight.view import LayoutView, PlacedTile, StraightView
 
 __all__ = [
+    "STRAIGHT_FIGURES",
+    "STRAIGHT_KINDS",
     "Action",
     "BasicBot",
     "Blocked",

@@ -10,14 +10,17 @@ TileDrawn(seat=2, tile=None, boneyard=5)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from boneyard.server.games.base import Event
 from boneyard.server.games.events import GameOver, HandDealt, HandStarted, Passed, PrivateTileEvent
+from boneyard.server.games.figures import ArenaFigures, Figures
 from boneyard.server.games.tiles import Tile
 
 __all__ = [
+    "STRAIGHT_FIGURES",
     "Blocked",
     "Domino",
     "GameOver",
@@ -89,3 +92,17 @@ class HandScored(Event):
 StraightEvent = (
     HandStarted | HandDealt | TilePlayed | TileDrawn | Passed | Domino | Blocked | HandScored | GameOver
 )
+
+
+def arena_figures(event: object, sides: Sequence[int]) -> Figures | None:
+    """Points as they are scored: a play's to its side, then the hand's award to each side (a game
+    that ends on a play ends its hand there, and the arena counts it)."""
+    if isinstance(event, TilePlayed):
+        return Figures({sides[event.seat]: event.points}) if event.points else None
+    if isinstance(event, HandScored):
+        return Figures(dict(enumerate(event.points)), hand_over=True)
+    return None
+
+
+STRAIGHT_FIGURES = ArenaFigures(arena_figures)
+"""What the arena counts of Straight: points per hand (no contracts)."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boneyard.protocol.values import PARTNERSHIP_PLAYERS, check_partnerships
+from boneyard.server.games.kinds import RatedKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,3 +42,13 @@ class StraightOptions:
 
     def as_dict(self) -> dict[str, Any]:
         return {"players": self.players, "partnerships": self.teams, "target": self.target}
+
+
+STRAIGHT_KINDS = (
+    RatedKind("straight-2", {"players": 2}, 2),
+    RatedKind("straight-3", {"players": 3}, 3),
+    RatedKind("straight-4", {"players": 4, "partnerships": False}, 4),
+    RatedKind("partnerships", {"players": 4, "partnerships": True}, 4, ((0, 2), (1, 3))),
+)
+"""Straight is rated (and sought) by its number of players, each for themselves, and in partnerships
+(0+2 against 1+3) apart."""

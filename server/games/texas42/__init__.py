@@ -18,6 +18,7 @@ from boneyard.server.games.texas42.actions import (
 from boneyard.server.games.texas42.bot import choose
 from boneyard.server.games.texas42.events import (
     TEXAS42_EVENTS,
+    TEXAS42_FIGURES,
     BidMade,
     GameOver,
     HandDealt,
@@ -29,7 +30,7 @@ from boneyard.server.games.texas42.events import (
     TrickWon,
     TrumpNamed,
 )
-from boneyard.server.games.texas42.game import Texas42Game, TexasOptions
+from boneyard.server.games.texas42.game import TEXAS42_KINDS, Texas42Game, TexasOptions
 from boneyard.server.games.texas42.rules import CONTRACTS, TexasTrump
 from boneyard.server.games.texas42.state import TexasState
 from boneyard.server.games.texas42.view import TexasView
@@ -38,6 +39,8 @@ __all__ = [
     "ALL_ACTIONS",
     "CONTRACTS",
     "TEXAS42_EVENTS",
+    "TEXAS42_FIGURES",
+    "TEXAS42_KINDS",
     "Action",
     "Bid",
     "BidMade",

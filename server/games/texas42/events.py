@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -22,11 +23,13 @@ from boneyard.server.games.events import (
     Passed,
     TilePlayed,
 )
+from boneyard.server.games.figures import ArenaFigures, Figures
 from boneyard.server.games.texas42.rules import TexasTrump
 from boneyard.server.games.tiles import Tile
 
 __all__ = [
     "TEXAS42_EVENTS",
+    "TEXAS42_FIGURES",
     "BidMade",
     "GameOver",
     "HandDealt",
@@ -91,3 +94,14 @@ TEXAS42_EVENTS: tuple[type[Event], ...] = (
     GameOver,
 )
 """Every Texas 42 event class, for protocol code that maps ``type`` names to classes."""
+
+
+def arena_figures(event: object, sides: Sequence[int]) -> Figures | None:
+    """A scored hand: each team's marks, and the bidding team's contract made or set."""
+    if not isinstance(event, HandScored):
+        return None
+    return Figures(dict(enumerate(event.marks)), hand_over=True, bidder=event.bidder, made=event.made)
+
+
+TEXAS42_FIGURES = ArenaFigures(arena_figures)
+"""What the arena counts of Texas 42: marks per hand and contracts (no grand contract)."""

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
+from boneyard.server.games.base import Dealer, Event, IllegalAction, either
+from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.texas42 import events as ev
 from boneyard.server.games.texas42.actions import ALL_ACTIONS, Action, Bid, NameTrump, Pass, Play
 from boneyard.server.games.texas42.rules import CONTRACTS, POINT_BIDS, SEATS, contract_index, is_bid
@@ -77,7 +78,12 @@ class TexasOptions:
         return {"all_pass": self.all_pass, "nello": self.nello, "target": self.target}
 
 
-class Texas42Game(TrickGame[TexasState]):
+TEXAS42_KINDS = (RatedKind("texas42", {}, SEATS, ((0, 2), (1, 3))),)
+"""Texas 42 is rated (and sought) as one kind: two partnerships, 0+2 against 1+3 (T1), whatever its
+options."""
+
+
+class Texas42Game(TrickGame[TexasState, Action, TexasView]):
     """One game of Texas 42, from the first deal to a team's 7th mark (shape of ``base.Engine``)."""
 
     game: ClassVar[str] = "texas42"
@@ -259,20 +265,8 @@ class Texas42Game(TrickGame[TexasState]):
 
     # -- views and record ----------------------------------------------------------------------
 
-    def view(self, viewer: Viewer) -> TexasView:
-        """What ``viewer`` (a seat, or ``None`` for a spectator) may know, with their legal actions."""
-        if viewer is not None and viewer not in range(SEATS):
-            raise ValueError(f"no seat {viewer!r} at a Texas 42 table")
-        legal = tuple(self.legal_actions(viewer)) if viewer is not None else ()
+    def _view_of(self, viewer: int | None, legal: tuple[Action, ...]) -> TexasView:
         return make_view(self._st, self._played, viewer, legal)
-
-    def record(self, seat_names: Sequence[str] | None = None) -> dict[str, Any]:
-        """The game as a ``boneyard-record/1`` object; an unfinished hand has no ``scores`` yet."""
-        out = self._record_head(self._options.as_dict(), seat_names)
-        if self.is_over:
-            out["final_scores"] = list(self._st.marks)
-            out["winner"] = self._st.winner
-        return out
 
     def _dealt(self, ids: Sequence[int], first: int) -> list[Event]:
         """T1: every tile dealt, 7 to each seat."""
