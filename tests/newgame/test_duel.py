@@ -105,15 +105,12 @@ def test_simulate_plays_duels_whose_records_verify_and_replay(duel: str) -> None
         assert RECORD_ADAPTER.validate_python(record) == validated(record)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AttributeError,
-    reason="server/arena.py (_count) reads each built-in game's hand_scored by its fields: a game's "
-    "statistics are not yet a GameSpec hook (the games helper's area)",
-)
 def test_arena_runs_duel(duel: str) -> None:
     result = run_arena(duel, ["basic", "basic"], games=3, seed=1)
     assert result.game == duel and result.games == 3
+    basic = result.levels["basic"]
+    assert basic.games == 3 and basic.wins == 3  # both seats are basic: every game is a basic win
+    assert basic.seconds and basic.contracts == 0  # moves were timed; Duel has no contracts to count
 
 
 def test_forgotten_duel_is_unknown_again() -> None:
