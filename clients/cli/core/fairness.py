@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, cast, get_args
+from typing import Any
 
 from boneyard.clients.cli.core.rules import Tile, tile_word
 from boneyard.protocol import DealCommitment, DealRevealed, GameEvent, SeedContributed
@@ -150,13 +150,13 @@ class DealWitness:
         problems = self._seed_problems(reveal)
         seats = len(reveal.player_seeds)
         game = self.game
-        if problems or game not in get_args(fair.Game):  # a game whose deals the protocol does not say
+        rule = fair.deal_rule(game) if game is not None else None
+        if problems or rule is None:  # a game whose deals the protocol does not say
             return Verdict(tuple(problems), 0)
         server = bytes.fromhex(reveal.server_seed)
         players = [None if s is None else bytes.fromhex(s) for s in reveal.player_seeds]
-        named = cast(fair.Game, game)
         for hand in self.hands:
-            problems += _hand_problems(hand, fair.deal(named, seats, server, players, hand.number))
+            problems += _hand_problems(hand, fair.deal(rule, seats, server, players, hand.number))
         return Verdict(tuple(problems), len(self.hands))
 
     def _seed_problems(self, reveal: DealRevealed) -> list[str]:
