@@ -267,7 +267,7 @@ def table_options(game: str, given: Mapping[str, object]) -> tuple[int, dict[str
     ValueError: moon has no nello option (its options: all_pass, target)
     >>> table_options("straight", {"players": 3, "target": 0})
     Traceback (most recent call last):
-    ValueError: option target: Input should be greater than or equal to 1
+    ValueError: target must be a whole number from 1 to 10000
     """
     try:
         table = _CREATE_TABLE.validate_python({"type": "create_table", "game": game, "options": dict(given)})
@@ -277,7 +277,9 @@ def table_options(game: str, given: Mapping[str, object]) -> tuple[int, dict[str
         if first["type"] == "extra_forbidden":
             names = ", ".join(sorted(game_spec(game).option_names))
             raise ValueError(f"{game} has no {where[0]} option (its options: {names})") from None
-        raise ValueError(f"option {where[0]}: {first['msg']}" if where else first["msg"]) from None
+        words = str(first["msg"]).removeprefix("Value error, ")
+        said = words if not where or words.startswith(str(where[0])) else f"option {where[0]}: {words}"
+        raise ValueError(said) from None
     players: int = table.players
     dumped: dict[str, Any] = table.options.model_dump()
     return players, dumped

@@ -102,7 +102,10 @@ def test_the_command_line_prints_the_table() -> None:
         (["--game", "texas42", "--bots", "basic,basic,basic"], "--bots gives 3 levels for 4 players"),
         (["--game", "texas42", "--bots", "good,basic", "--partnerships"], "texas42 has no partnerships"),
         (["--game", "moon", "--bots", "basic", "--option", "nello=true"], "moon has no nello option"),
-        (["--game", "texas42", "--bots", "basic", "--option", "target=22"], "option target: Input should be"),
+        (
+            ["--game", "texas42", "--bots", "basic", "--option", "target=22"],
+            "target must be a number of marks from 1 to 21",
+        ),
         (["--game", "texas42", "--bots", "basic", "--option", "all_pass=x"], "option all_pass: Input should"),
         (["--game", "texas42", "--bots", "basic", "--option", "nello"], "'nello' is not NAME=VALUE"),
         (["--game", "straight", "--bots", "basic,basic", "--option", "players=3"], "2 levels for 3 players"),

@@ -262,7 +262,7 @@ async def test_the_lobby_is_current_after_leaving_a_table(seeded: Any) -> None:
 
 
 LOBBY_MISTAKES = [
-    ("create straight players=5", "players: input should be less than or equal to 4"),
+    ("create straight players=5", "players must be 2, 3 or 4"),
     ("create moon bots=1,2,3", "bots: Moon has seats 0 to 2, not 3"),
     ("create moon seat=5", "seat: Moon has seats 0 to 2"),
     ("create moon turn=0", "turn: 5 to 3600 seconds per turn"),
@@ -299,7 +299,7 @@ async def test_every_bad_input_is_one_line_and_the_app_goes_on(seeded: Any) -> N
         app.screen.query_one("#f-game", Input).value = "straight"
         app.screen.query_one("#f-players", Input).value = "5"
         await pilot.click("#create")
-        await until(pilot, lambda: "players: input should be less than or equal to 4" in app.status_text)
+        await until(pilot, lambda: "players must be 2, 3 or 4" in app.status_text)
         assert app.client.mirror.lobby == {}  # nothing was sent
         app.screen.query_one("#f-players", Input).value = "3"
         app.screen.query_one("#f-game", Input).value = "moon"

@@ -16,7 +16,7 @@ Traceback (most recent call last):
 boneyard.clients.cli.ui.forms.FormError: level: the bots play at basic, good or strong, not 'expert'
 >>> create_request(["straight", "players=5"])
 Traceback (most recent call last):
-boneyard.clients.cli.ui.forms.FormError: players: input should be less than or equal to 4
+boneyard.clients.cli.ui.forms.FormError: players must be 2, 3 or 4
 >>> create_request(["texas42", "nello=on", "bots=1,2,3"])["options"]
 {'nello': True}
 >>> create_request(["moon", "seat=5"])

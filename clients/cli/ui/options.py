@@ -6,7 +6,7 @@ says, in its own words, is one line naming the field.
 
 >>> check_options("straight", {"players": 5})
 Traceback (most recent call last):
-boneyard.clients.cli.ui.options.OptionError: players: input should be less than or equal to 4
+boneyard.clients.cli.ui.options.OptionError: players must be 2, 3 or 4
 >>> check_options("moon", {"players": 4})
 Traceback (most recent call last):
 boneyard.clients.cli.ui.options.OptionError: players: moon is played by exactly 3 players
@@ -31,7 +31,8 @@ class OptionError(ValueError):
     """An option does not fit its game; the message names the field and says what would do."""
 
     def __init__(self, field: str, words: str) -> None:
-        super().__init__(f"{field}: {words}" if field else words)
+        # The models' own words name their field already ("players must be 2, 3 or 4").
+        super().__init__(words if not field or words.startswith(field) else f"{field}: {words}")
         self.field, self.words = field, words
 
 
