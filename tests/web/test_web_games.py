@@ -8,10 +8,10 @@ import re
 
 from browserkit import ROOT
 
-from boneyard.protocol.values import GameName
+from boneyard.protocol.wiregames import wire_games
 
 WEB = ROOT / "clients" / "web"
-GAMES = set(GameName.__args__)
+GAMES = {game.name for game in wire_games()}
 REGISTRY_LINE = re.compile(r'^import \{ (\w+) \} from "\./(\w+)\.js";$', re.MULTILINE)
 
 
