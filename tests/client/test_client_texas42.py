@@ -4,6 +4,7 @@ mode, and every record replayed, with the client's own count of each trick check
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -26,6 +27,12 @@ from boneyard.clients.cli.ui.commands import InputError, parse_move
 from boneyard.protocol import BidAction, PassAction, Texas42Record, TexasView, TrumpAction
 from boneyard.server.games.base import RandomDealer
 from boneyard.server.games.registry import GAMES
+
+FAST_BOTS = {
+    **os.environ,
+    "BONEYARD_BOT_DELAY_SECONDS": "0",  # the local server's bots answer at once (a person's pace costs 10 s)
+    "BONEYARD_BOT_WORKERS": "0",  # basic bots think on the loop anyway; a worker process costs seconds
+}
 
 
 def _records(options: dict[str, Any], games: int, wanted: str | None = None) -> list[dict[str, Any]]:
@@ -110,7 +117,7 @@ def test_play_texas42_is_a_whole_game_against_bots_in_line_mode() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "boneyard.clients.cli.main", "play", "texas42", "--line", "--auto",
          "--target", "1", "--option", "nello=on", "--name", "tester", "--no-color", "--turn", "none"],
-        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, env=FAST_BOTS,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
