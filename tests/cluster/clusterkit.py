@@ -33,6 +33,7 @@ FAST = {
     "BONEYARD_DEAL_SEED_WAIT_MS": "0",
     "BONEYARD_HAND_PAUSE_SECONDS": "0",
     "BONEYARD_LOG_LEVEL": "warning",
+    "BONEYARD_BOT_WORKERS": "0",  # basic bots think on the loop anyway; a worker costs a node seconds
 }
 
 

@@ -30,7 +30,13 @@ async def _until(condition: Any, what: str, seconds: float = 10.0) -> None:
 
 
 async def test_a_node_forgets_the_remote_players_who_are_gone(nats_server: NatsServer) -> None:
-    quick = {"port": 0, "cluster": nats_server.url, "deal_seed_wait_ms": 0, "grace_seconds": 0.1}
+    quick = {
+        "port": 0,
+        "cluster": nats_server.url,
+        "deal_seed_wait_ms": 0,
+        "grace_seconds": 0.1,
+        "bot_workers": 0,
+    }
     quick["session_seconds"] = 0.2
     async with (
         BoneyardServer(Settings(node="owner", **quick)) as owner,

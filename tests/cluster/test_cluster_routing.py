@@ -46,7 +46,7 @@ async def test_a_table_created_on_one_node_is_joined_on_another_at_once(nats_ser
 async def test_a_node_whose_mirror_lags_asks_the_bucket(nats_server: NatsServer) -> None:
     """The look-up itself, made certain: the home node's mirror forgets the table (as if its watch had
     not delivered it yet), and the join still reaches the owner, then the command sent after it."""
-    quick = {"port": 0, "cluster": nats_server.url, "deal_seed_wait_ms": 0}
+    quick = {"port": 0, "cluster": nats_server.url, "deal_seed_wait_ms": 0, "bot_workers": 0}
     async with (
         BoneyardServer(Settings(node="owner", **quick)) as owner,
         BoneyardServer(Settings(node="home", **quick)) as home,

@@ -103,7 +103,13 @@ async def test_a_home_whose_key_expired_a_moment_gets_its_players_connected_agai
 ) -> None:
     """The home's heartbeat key gone for a moment (it was paused, or cut off from NATS): the owner marks
     its players disconnected; once the key is back, they are connected again, each with a snapshot."""
-    quick = {"port": 0, "cluster": nats_server.url, "deal_seed_wait_ms": 0, "cluster_lease_seconds": 2.0}
+    quick = {
+        "port": 0,
+        "cluster": nats_server.url,
+        "deal_seed_wait_ms": 0,
+        "cluster_lease_seconds": 2.0,
+        "bot_workers": 0,
+    }
     async with (
         BoneyardServer(Settings(node="owner", **quick)) as owner,
         BoneyardServer(Settings(node="home", **quick)) as home,

@@ -28,7 +28,7 @@ def _quick(url: str) -> dict[str, Any]:
     # The players act at machine speed: no token bucket in the way.
     return {
         "port": 0, "cluster": url, "deal_seed_wait_ms": 0, "hand_pause_seconds": 0,
-        "bot_delay_seconds": 0.0, "commands_per_second": 10_000, "command_burst": 10_000,
+        "bot_delay_seconds": 0.0, "commands_per_second": 10_000, "command_burst": 10_000, "bot_workers": 0,
     }  # fmt: skip
 
 
