@@ -117,13 +117,17 @@ class Lobby:
         self.presence.session_dropped(session)
 
     def enter_lobby(self, session: Session) -> None:
+        was_there = session in self.presence.idle
         self.presence.enter_lobby(session)
+        if not was_there and session in self.presence.idle and self.matchmaker.seekers:
+            # Pushes say only what changes: one who comes in while others seek hears the counts now.
+            session.deliver(self.matchmaker.counts_body())
 
     def at_table(self, session: Session) -> None:
         self.presence.at_table(session)
 
     def left_table(self, session: Session) -> None:
-        self.presence.enter_lobby(session)
+        self.enter_lobby(session)
 
     # -- tables ---------------------------------------------------------------------------------------
 

@@ -142,3 +142,20 @@ def test_pairing_by_rating_with_a_widening_window() -> None:
     assert len(lobby.tables) == 1 and len(matchmaker.seekers) == 2
     clock.advance(1.0)  # the next look at the pools after the windows hold 316
     assert lobby.tables[1] == (["lo", "hi"], 0) and not matchmaker.seekers
+
+
+async def test_a_session_entering_the_lobby_while_someone_seeks_is_told_the_counts_at_once() -> None:
+    """``seeks`` goes to a session that enters the lobby while anyone seeks (it would otherwise know
+    nothing until the next change): after its welcome, and again when it leaves its last table."""
+    async with running_server() as server:
+        ana = await Player.connect(url(server), "ana")
+        assert (await ana.request(type="seek", kind="straight-3")).type == "ok"
+        cy = await Player.connect(url(server), "cy")
+        counts = await cy.until(lambda m: m.type == "seeks")
+        assert [(c.kind, c.rated, c.players) for c in counts.seeking] == [("straight-3", False, 1)]
+        assert [m.type for m in cy.log] == ["hello", "welcome", "seeks"]  # no seeker came or went meanwhile
+        created = await cy.request(type="create_table", game="moon", seat=0, bots=[1, 2])
+        before = len(cy.log)
+        await cy.request(type="leave", table_id=created.table.table_id)
+        again = await cy.until(lambda m: m.type == "seeks" and cy.log.index(m) >= before)
+        assert [(c.kind, c.players) for c in again.seeking] == [("straight-3", 1)]
