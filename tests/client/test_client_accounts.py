@@ -148,15 +148,29 @@ def test_seek_profile_leaderboard_and_mute_typed_in_the_lobby(tmp_path: Path, se
         ]
     )
     env = ENV | {"XDG_CONFIG_HOME": str(tmp_path)}
-    done = subprocess.run(
+    program = subprocess.Popen(
         [*_program(), "connect", server_url, "--name", "cy", "--line"],
-        input=typed + "\n", capture_output=True, text=True, timeout=60, env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    out = done.stdout
+    assert program.stdin is not None and program.stdout is not None
+    program.stdin.write(typed + "\n")
+    program.stdin.flush()
+    # The seat comes at the matchmaker's next pass, not in answer to the line: the input stays open until
+    # it comes (as a person at the prompt would wait), and only then ends. pytest-timeout bounds the wait.
+    shown: list[str] = []
+    for line in program.stdout:
+        shown.append(line)
+        if "── Moon · table" in line:
+            break
+    program.stdin.close()
+    rest = program.stdout.read()  # what is already buffered, then the rest until the program exits
+    errors = program.stderr.read() if program.stderr is not None else ""
+    program.wait(60)
+    assert program.returncode == 0, errors[-2000:]
+    out = "".join(shown) + rest
     assert "seek moon|straight-2|straight-3|straight-4|partnerships" in out  # the usage, for "chess"
     assert "moon: 0 established players" in out
     assert "profile NAME (you are not signed in)" in out
     assert "bob's chat is hidden from now on" in out and "Reported bob to the server's operator" in out
     assert "Seeking moon" in out and "── Moon · table" in out  # seated at once, with two bots
-    assert "Traceback" not in done.stderr
+    assert "Traceback" not in errors
