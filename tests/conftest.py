@@ -1,8 +1,13 @@
-"""Shared fixtures: the option sets every game-level test walks through."""
+"""Shared fixtures: the option sets every game-level test walks through, and a command line's ``main`` run
+in the test's own process."""
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import pytest
 
 OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("moon", {}),
@@ -20,3 +25,31 @@ OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
 def option_set_id(value: tuple[str, dict[str, Any]]) -> str:
     game, options = value
     return "-".join([game, *(f"{k}={v}" for k, v in options.items())])
+
+
+Main = Callable[[Sequence[str]], int]
+"""A command line's entry point: ``boneyard.server.cli.main`` or ``boneyard.clients.cli.main.main``."""
+RunMain = Callable[[Main, Sequence[str]], "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def run_main(capsys: pytest.CaptureFixture[str]) -> RunMain:
+    """Run a command line's ``main`` on ``argv`` here, as the program would in its own process: its exit
+    code (``SystemExit`` included, as argparse exits), standard output and standard error.
+
+    For the many argument checks that end before any work starts: each costs milliseconds here and most of
+    a second as a new interpreter. One case of each command line still runs as a real subprocess, so the
+    process around ``main`` (the exit code it hands the shell, no traceback) stays tested.
+    """
+
+    def run(main: Main, argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()  # what came before is not this run's
+        try:
+            code: object = main(list(argv))
+        except SystemExit as exit_:
+            code = exit_.code
+        out, err = capsys.readouterr()
+        returncode = 0 if code is None else code if isinstance(code, int) else 1  # as the interpreter maps it
+        return subprocess.CompletedProcess(list(argv), returncode, out, err)
+
+    return run

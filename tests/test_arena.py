@@ -11,10 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import RunMain
 
 from boneyard.server import arena
 from boneyard.server.arena import ArenaResult, LevelStats, confidence, report, run_arena
 from boneyard.server.arenafile import SaveMismatch, Saver, code_fingerprint
+from boneyard.server.cli import main as server_main
 
 
 def _figures(result: ArenaResult) -> dict[str, tuple[int, ...]]:
@@ -113,8 +115,15 @@ def test_the_command_line_prints_the_table() -> None:
         (["--game", "moon", "--bots", "basic", "--players", "4"], "moon is played by exactly 3 players"),
     ],
 )
-def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str) -> None:
-    done = _arena(*args)
+def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str, run_main: RunMain) -> None:
+    _one_line_and_exit_2(run_main(server_main, ["arena", *args]), message)  # its main, as the program runs it
+
+
+def test_the_program_itself_exits_2_with_that_one_line() -> None:
+    _one_line_and_exit_2(_arena("--game", "moon", "--bots", "basic", "--players", "4"), "exactly 3 players")
+
+
+def _one_line_and_exit_2(done: subprocess.CompletedProcess[str], message: str) -> None:
     assert done.returncode == 2
     assert done.stdout == "" and len(done.stderr.splitlines()) == 1 and message in done.stderr, done.stderr
 

@@ -15,6 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import RunMain
+
+from boneyard.clients.cli.main import main as client_main
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIENT = [sys.executable, "-m", "boneyard.clients.cli.main"]
@@ -36,16 +39,28 @@ BAD = [
 ]
 
 
+def _one_line_and_exit_2(done: subprocess.CompletedProcess[str], command: str, words: str) -> None:
+    (line,) = done.stderr.splitlines()
+    assert done.returncode == 2, done.stderr
+    assert line.startswith(f"boneyard {command}: error: ") and words in line, line
+    assert done.stdout == ""  # nothing was started: no server, no lobby
+
+
 @pytest.mark.parametrize(("argv", "words"), BAD, ids=[" ".join(a) for a, _ in BAD])
 @pytest.mark.parametrize("mode", ["--line", "--json"])
-def test_a_bad_argument_is_one_line_in_words_and_exit_2(argv: list[str], words: str, mode: str) -> None:
+def test_a_bad_argument_is_one_line_in_words_and_exit_2(
+    argv: list[str], words: str, mode: str, run_main: RunMain
+) -> None:
+    _one_line_and_exit_2(run_main(client_main, [*argv, mode]), argv[0], words)
+
+
+@pytest.mark.parametrize("mode", ["--line", "--json"])
+def test_the_program_itself_exits_2_with_that_one_line(mode: str) -> None:
+    argv, words = BAD[0]
     done = subprocess.run(
         [*CLIENT, *argv, mode], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=ENV
     )
-    (line,) = done.stderr.splitlines()
-    assert done.returncode == 2, done.stderr
-    assert line.startswith(f"boneyard {argv[0]}: error: ") and words in line, line
-    assert done.stdout == ""  # nothing was started: no server, no lobby
+    _one_line_and_exit_2(done, argv[0], words)
 
 
 @pytest.mark.skipif(not hasattr(pty, "fork"), reason="needs a POSIX pseudo-terminal")

@@ -1,4 +1,5 @@
-"""``boneyard-server simulate`` as a user runs it: a real subprocess."""
+"""``boneyard-server simulate`` as a user runs it: a real subprocess (its argument checks run its ``main``
+here, as the program does; one of them also as the program)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import RunMain
 
+from boneyard.server.cli import main as server_main
 from boneyard.server.games.records import replay
 
 
@@ -107,8 +110,17 @@ def test_simulated_records_verify_and_a_tampered_one_does_not(tmp_path: Path) ->
         (["--game", "moon", "--out", "/nonexistent-dir/x.jsonl"], "cannot write /nonexistent-dir/x.jsonl"),
     ],
 )
-def test_bad_arguments_give_a_one_line_error_and_exit_2(args: list[str], message: str) -> None:
-    result = run(*args)
+def test_bad_arguments_give_a_one_line_error_and_exit_2(
+    args: list[str], message: str, run_main: RunMain
+) -> None:
+    _one_line_and_exit_2(run_main(server_main, ["simulate", *args]), message)
+
+
+def test_the_program_itself_exits_2_with_that_one_line() -> None:
+    _one_line_and_exit_2(run("--game", "moon", "--players", "4"), "moon is played by exactly 3 players")
+
+
+def _one_line_and_exit_2(result: subprocess.CompletedProcess[str], message: str) -> None:
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
