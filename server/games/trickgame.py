@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer
 from boneyard.server.games.events import HandDealt
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
-from boneyard.server.games.tricks import LED, display_key, fmt_tiles
+from boneyard.server.games.tricks import LED, SUIT_MASK, display_key, fmt_tiles, ids_of
 
 BETWEEN_HANDS = "the hand is over: the next one is not dealt yet"
 _DEAL_ORDER = tuple(display_key(i, None) for i in range(28))
@@ -53,6 +53,16 @@ class TrickState:
 
     def legal_moves(self) -> tuple[int, ...]:
         raise NotImplementedError
+
+    def legal_plays(self) -> tuple[int, ...]:
+        """The tiles the seat to move may play to the trick: of the led suit when it holds any (M9, T7),
+        else any tile of its hand."""
+        hand = self.hands[self.to_move]
+        if self.trick:
+            follow = hand & SUIT_MASK[self.trump * 8 + self.led]
+            if follow:
+                return ids_of(follow)
+        return ids_of(hand)
 
     def push(self, move: int) -> None:
         raise NotImplementedError

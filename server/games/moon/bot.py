@@ -25,40 +25,25 @@ from boneyard.server.games.moon.actions import Action, Bid, Discard, NameTrump, 
 from boneyard.server.games.moon.rules import (
     GRAND,
     LED,
-    LED_TRUMP,
     POWER,
     TRUMP_MASK,
     TRUMPS,
-    ids_of,
     trump_index,
 )
 from boneyard.server.games.moon.view import MoonView
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
-
-_TRUMP_ORDER: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(ids_of(TRUMP_MASK[t]), key=POWER[t * 8 + LED_TRUMP].__getitem__, reverse=True))
-    for t in range(9)
-)
+from boneyard.server.games.trickbots import estimate_tricks
 
 
 def estimate(hand: Sequence[int], t: int) -> tuple[float, int]:
-    """Expected and sure tricks of tile ids ``hand`` if the holder names trump ``t`` and leads.
+    """Expected and sure tricks of tile ids ``hand`` if the holder names trump ``t`` and leads (a lower
+    trump counts half a trick: it wins once the top ones are drawn, if it lasts).
 
     >>> ids = [TILE_IDS[x] for x in [(6, 6), (6, 5), (6, 4), (5, 5), (3, 1), (2, 1), (4, 2)]]
     >>> estimate(ids, 6)
     (3.7, 3)
     """
-    held = set(hand)
-    sure = 0
-    for tid in _TRUMP_ORDER[t]:
-        if tid not in held:
-            break
-        sure += 1
-    trumps = sum(1 for i in hand if TRUMP_MASK[t] >> i & 1)
-    # A lower trump wins once the top ones are drawn; an off-suit double heads its suit unless trumped.
-    doubles = sum(1 for i in hand if not TRUMP_MASK[t] >> i & 1 and ALL_TILES[i][0] == ALL_TILES[i][1])
-    est = sure + 0.5 * (trumps - sure) + 0.7 * doubles
-    return round(est, 2), sure
+    return estimate_tricks(hand, t, lower_trump=0.5)
 
 
 def best_trump(hand: Sequence[int]) -> tuple[int, float, int]:

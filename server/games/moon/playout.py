@@ -23,9 +23,10 @@ import math
 from collections.abc import Sequence
 
 from boneyard.server.games.moon import endgame
-from boneyard.server.games.moon.rules import LED, LED_TRUMP, POWER, TRUMP_MASK
+from boneyard.server.games.moon.rules import LED, POWER, TRUMP_MASK
 from boneyard.server.games.moon.state import OVER, PLAYING, MoonState
-from boneyard.server.games.tiles import IS_DOUBLE, PIPS
+from boneyard.server.games.tiles import PIPS
+from boneyard.server.games.trickbots import greedy_lead
 
 WIN_BONUS = 30.0
 """What deciding the game is worth on top of the hand's points (a loss counts half of it against)."""
@@ -49,16 +50,7 @@ def greedy_move(st: MoonState) -> int:
     low = LOW[t]
     trick = st.trick
     if not trick:
-        tmask = TRUMP_MASK[t]
-        if st.to_move == st.bidder:
-            trumps = [m for m in moves if tmask >> m & 1]
-            if trumps:
-                power = POWER[t * 8 + LED_TRUMP]
-                return max(trumps, key=power.__getitem__)
-        doubles = [m for m in moves if IS_DOUBLE[m] and not tmask >> m & 1]
-        if doubles:
-            return max(doubles, key=low.__getitem__)
-        return min(moves, key=low.__getitem__)
+        return greedy_lead(moves, t, low, draws_trumps=st.to_move == st.bidder)
     power = POWER[t * 8 + st.led]
     best = max(power[x] for x in trick)
     winners = [m for m in moves if power[m] > best]

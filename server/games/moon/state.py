@@ -32,7 +32,6 @@ from boneyard.server.games.moon.rules import (
     GRAND,
     LED,
     NEXT_SEAT,
-    SUIT_MASK,
     ids_of,
     settle,
     winner_offset,
@@ -132,13 +131,7 @@ class MoonState(TrickState):
         """The moves of the seat to move (empty between hands and once the game is over)."""
         phase = self.phase
         if phase == PLAYING:
-            hand = self.hands[self.to_move]
-            if self.trick:
-                # M9: follow the led suit when possible, else anything.
-                follow = hand & SUIT_MASK[self.trump * 8 + self.led]
-                if follow:
-                    return ids_of(follow)
-            return ids_of(hand)
+            return self.legal_plays()
         if phase == BIDDING:
             if self.force_last and self.spoken == 2 and not self.high_bid:
                 return BIDS  # M5 option force_last: the last to speak may not pass

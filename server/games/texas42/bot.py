@@ -26,14 +26,10 @@ from boneyard.server.games.texas42.playout import greedy_move
 from boneyard.server.games.texas42.rules import CONTRACTS, MARK, TRICKS
 from boneyard.server.games.texas42.view import TexasView
 from boneyard.server.games.texas42.worlds import state_at
-from boneyard.server.games.tiles import ALL_TILES, IS_DOUBLE, TILE_IDS, mask_of
-from boneyard.server.games.tricks import LED_TRUMP, NO_TRUMP, POWER, TRUMP_MASK, ids_of
+from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, mask_of
+from boneyard.server.games.trickbots import estimate_tricks, off_suit_doubles, sure_tricks
+from boneyard.server.games.tricks import NO_TRUMP
 
-TRUMP_ORDER: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(ids_of(TRUMP_MASK[t]), key=POWER[t * 8 + LED_TRUMP].__getitem__, reverse=True))
-    for t in range(NO_TRUMP + 1)
-)
-"""Per trump index (nello aside): its trumps, highest first."""
 PARTNER_TRICKS = 1.0
 """The tricks a partner adds to a bidder's own, on average (a rough reading)."""
 POINTS_A_TRICK = 6
@@ -47,15 +43,8 @@ def estimate(hand: Sequence[int], t: int) -> float:
     >>> estimate(ids, 6)
     3.7
     """
-    held = set(hand)
-    sure = 0
-    for tid in TRUMP_ORDER[t]:
-        if tid not in held:
-            break
-        sure += 1
-    trumps = sum(1 for i in hand if TRUMP_MASK[t] >> i & 1)
-    doubles = sum(1 for i in hand if IS_DOUBLE[i] and not TRUMP_MASK[t] >> i & 1)
-    return min(float(TRICKS), round(sure + 0.6 * (trumps - sure) + 0.7 * doubles, 2))
+    expected, _ = estimate_tricks(hand, t, lower_trump=0.6)
+    return min(float(TRICKS), expected)
 
 
 def best_trump(hand: Sequence[int]) -> tuple[int, float]:
@@ -84,8 +73,7 @@ def choose(view: TexasView, rng: random.Random) -> Action:
 def _bid(view: TexasView, hand: Sequence[int], legal: Sequence[Action]) -> Action:
     t, est = best_trump(hand)
     bids = [a.bid for a in legal if isinstance(a, Bid)]
-    sure = next((i for i, tid in enumerate(TRUMP_ORDER[t]) if tid not in hand), len(TRUMP_ORDER[t]))
-    if sure + sum(1 for i in hand if IS_DOUBLE[i] and not TRUMP_MASK[t] >> i & 1) >= TRICKS and MARK in bids:
+    if sure_tricks(hand, t) + off_suit_doubles(hand, t) >= TRICKS and MARK in bids:
         return Bid(MARK)  # every tile a sure trick: all seven tricks
     partner_bid = view.high_bidder is not None and (view.high_bidder ^ (view.viewer or 0)) & 1 == 0
     worth = int((est + (0 if partner_bid else PARTNER_TRICKS)) * POINTS_A_TRICK)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from boneyard.server.games.texas42.rules import COUNT
 from boneyard.server.games.texas42.state import PLAYING, TexasState
-from boneyard.server.games.tiles import IS_DOUBLE, PIPS
+from boneyard.server.games.tiles import PIPS
+from boneyard.server.games.trickbots import greedy_lead
 from boneyard.server.games.tricks import LED, LED_TRUMP, NELLO, POWER, TRUMP_MASK, winning_offset
 
 LOW: tuple[tuple[int, ...], ...] = tuple(
@@ -53,15 +54,7 @@ def greedy_move(st: TexasState) -> int:
     trick = st.trick
     me = st.to_move
     if not trick:
-        tmask = TRUMP_MASK[t]
-        if (me ^ st.bidder) & 1 == 0:  # the bidders draw trumps
-            trumps = [m for m in moves if tmask >> m & 1]
-            if trumps:
-                return max(trumps, key=POWER[t * 8 + LED_TRUMP].__getitem__)
-        doubles = [m for m in moves if IS_DOUBLE[m] and not tmask >> m & 1]
-        if doubles:
-            return max(doubles, key=low.__getitem__)
-        return min(moves, key=low.__getitem__)
+        return greedy_lead(moves, t, low, draws_trumps=(me ^ st.bidder) & 1 == 0)  # the bidders' side draws
     power = POWER[t * 8 + st.led]
     lead = winning_offset(t, st.led, trick)
     best = power[trick[lead]]

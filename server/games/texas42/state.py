@@ -36,7 +36,7 @@ from boneyard.server.games.texas42.rules import (
     trick_points,
 )
 from boneyard.server.games.trickgame import TrickState
-from boneyard.server.games.tricks import LED, NELLO, SUIT_MASK, ids_of, winning_offset
+from boneyard.server.games.tricks import LED, NELLO, winning_offset
 
 BIDDING, NAMING, PLAYING, HAND_OVER, THROWN_IN, OVER = range(6)
 PHASE_NAMES: tuple[str, ...] = ("bidding", "naming_trump", "playing", "scored", "thrown_in", "over")
@@ -135,12 +135,7 @@ class TexasState(TrickState):
         """The moves of the seat to move (empty between hands and once the game is over)."""
         phase = self.phase
         if phase == PLAYING:
-            hand = self.hands[self.to_move]
-            if self.trick:
-                follow = hand & SUIT_MASK[self.trump * 8 + self.led]  # M9: follow when possible
-                if follow:
-                    return ids_of(follow)
-            return ids_of(hand)
+            return self.legal_plays()
         if phase == BIDDING:
             if self.force_last and self.spoken == 3 and not self.high_bid:
                 return _FORCED_BIDS  # T5: the fourth may not pass when the first three did
