@@ -16,7 +16,7 @@ from typing import Any
 
 from boneyard.server.games.moon.rules import BIDS, trump_index
 from boneyard.server.games.tiles import ALL_TILES, Tile, tile_from_record
-from boneyard.server.games.trickactions import Bid, NameTrump, Pass, Play
+from boneyard.server.games.trickactions import Bid, NameTrump, Pass, Play, trick_action_from_record
 
 __all__ = [
     "ALL_ACTIONS",
@@ -63,22 +63,10 @@ def action_from_record(entry: Mapping[str, Any]) -> Action:
 
     Values are checked for shape only; whether the action is legal is the engine's call.
     """
-    kind = entry.get("type")
-    try:
-        if kind == "bid":
-            if type(entry["bid"]) is not int:
-                raise ValueError(f"a bid is an int, not {entry['bid']!r}")
-            return Bid(entry["bid"])
-        if kind == "pass":
-            return Pass()
-        if kind == "discard":
-            return Discard(tile_from_record(entry["tile"]))
-        if kind == "trump":
-            trump = entry["trump"]
-            trump_index(trump)
-            return NameTrump(trump)
-        if kind == "play":
-            return Play(tile_from_record(entry["tile"]))
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"malformed moon record entry {entry!r}") from exc
-    raise ValueError(f"unknown moon action type {kind!r}")
+    return trick_action_from_record(
+        entry,
+        "moon",
+        bids=(lambda bid: type(bid) is int, "an int"),
+        contract_index=trump_index,
+        more={"discard": lambda e: Discard(tile_from_record(e["tile"]))},
+    )

@@ -8,7 +8,7 @@ Play(tile=(6, 4))
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from boneyard.server.games.texas42.rules import (
@@ -18,8 +18,8 @@ from boneyard.server.games.texas42.rules import (
     contract_index,
     is_bid,
 )
-from boneyard.server.games.tiles import ALL_TILES, tile_from_record
-from boneyard.server.games.trickactions import Bid, NameTrump, Pass, Play
+from boneyard.server.games.tiles import ALL_TILES
+from boneyard.server.games.trickactions import Bid, NameTrump, Pass, Play, trick_action_from_record
 
 __all__ = ["ALL_ACTIONS", "MAX_MARKS", "Action", "Bid", "NameTrump", "Pass", "Play", "action_from_record"]
 
@@ -43,20 +43,11 @@ def action_from_record(entry: Mapping[str, Any]) -> Action:
 
     Values are checked for shape only; whether the action is legal is the engine's call.
     """
-    kind = entry.get("type")
-    try:
-        if kind == "bid":
-            if not is_bid(entry["bid"]):
-                raise ValueError(f"a bid is 30-41 or a multiple of 42, not {entry['bid']!r}")
-            return Bid(entry["bid"])
-        if kind == "pass":
-            return Pass()
-        if kind == "trump":
-            trump = entry["trump"]
-            contract_index(trump)
-            return NameTrump(trump)
-        if kind == "play":
-            return Play(tile_from_record(entry["tile"]))
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"malformed texas42 record entry {entry!r}") from exc
-    raise ValueError(f"unknown texas42 action type {kind!r}")
+    no_more: dict[str, Callable[[Mapping[str, Any]], Action]] = {}
+    return trick_action_from_record(
+        entry,
+        "texas42",
+        bids=(is_bid, "30-41 or a multiple of 42"),
+        contract_index=contract_index,
+        more=no_more,
+    )
