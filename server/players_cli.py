@@ -1,13 +1,15 @@
 """``boneyard-server players``: the operator's commands on accounts (feature ``accounts``) and reports
-(feature ``moderation``), run on the database; ``on_database``, the error handling every database command
-shares."""
+(feature ``moderation``), run on the database, or for ``ban``, ``unban`` and ``recovery-code`` on a
+cluster's accounts (``--cluster URL``, or the ``cluster`` setting); ``on_database``, the error handling
+every database command shares."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -26,22 +28,55 @@ def on_database(args: argparse.Namespace, work: Callable[[Path], object]) -> int
     return 0
 
 
-def _recovery_code(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from boneyard.server.accounts.sqlite import issue_recovery_code
+def on_accounts(
+    args: argparse.Namespace,
+    on_db: Callable[[Path], object],
+    on_cluster: Callable[[str], Coroutine[Any, Any, None]],
+) -> int:
+    """Run an account command on the cluster (``--cluster``, else the ``cluster`` setting unless ``--db``
+    names a database) or on the database: 0, or 1 with its one-line error."""
+    url = args.cluster if args.cluster is not None else None if args.db is not None else Settings().cluster
+    if url is None:
+        return on_database(args, on_db)
+    from boneyard.server.cluster import ClusterError  # nats-py (the cluster extra) only for a cluster
 
-    def issue(path: Path) -> None:
-        print(issue_recovery_code(path, args.name, time.time()))
+    try:
+        asyncio.run(on_cluster(url))
+    except ClusterError as error:
+        print(f"boneyard-server: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _recovery_code(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from boneyard.server.accounts.sqlite import RECOVERY_CODE_SECONDS, issue_recovery_code
+
+    def said(code: str) -> None:
+        print(code)
         link = f"boneyard account link {args.name} CODE"
         print(f"give it to {args.name} once: `{link}` adds a key (good for a week)", file=sys.stderr)
 
-    return on_database(args, issue)
+    async def on_cluster(url: str) -> None:
+        from boneyard.server.cluster.operator import recovery_code_on_cluster
+
+        said(await recovery_code_on_cluster(url, args.name, time.time(), RECOVERY_CODE_SECONDS))
+
+    return on_accounts(args, lambda path: said(issue_recovery_code(path, args.name, time.time())), on_cluster)
 
 
 def _ban(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.accounts.sqlite import set_banned
 
     said = "banned: its sign-ins are refused" if args.banned else "may sign in again"
-    return on_database(args, lambda path: print(f"{set_banned(path, args.name, args.banned)} {said}"))
+
+    async def on_cluster(url: str) -> None:
+        from boneyard.server.cluster.operator import set_banned_on_cluster
+
+        print(f"{await set_banned_on_cluster(url, args.name, args.banned)} {said} on every node")
+
+    return on_accounts(
+        args, lambda path: print(f"{set_banned(path, args.name, args.banned)} {said}"), on_cluster
+    )
 
 
 def _rename(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -81,5 +116,13 @@ def add_players(commands: argparse._SubParsersAction[Any], db_help: str) -> None
     rename.set_defaults(run=_rename)
     reports = actions.add_parser("reports", help="players' reports, as JSON Lines (a server may be running)")
     reports.set_defaults(run=_reports)
-    for parser in (recovery, *(actions.choices[name] for name in ("ban", "unban")), rename, reports):
+    on_cluster = (recovery, *(actions.choices[name] for name in ("ban", "unban")))
+    for parser in (*on_cluster, rename, reports):
         parser.add_argument("--db", type=Path, metavar="PATH", help=db_help)
+    for parser in on_cluster:
+        parser.add_argument(
+            "--cluster",
+            metavar="URL",
+            help="the cluster's NATS (nats://HOST:4222): its accounts, not a database's "
+            "(default: the cluster setting, BONEYARD_CLUSTER, unless --db is given)",
+        )

@@ -54,11 +54,12 @@ def _key_entry(public_key: str) -> str:
     return f"k.{key_part(public_key)}"
 
 
-def _code_entry(code_hash: str) -> str:
+def code_entry(code_hash: str) -> str:
     return f"c.{code_hash}"
 
 
-def _encoded(account: Account, banned: bool = False) -> bytes:
+def encoded(account: Account, banned: bool = False) -> bytes:
+    """An account's entry (``a.``) as the bucket holds it."""
     value = {
         "name": account.name,
         "created": account.created,
@@ -69,7 +70,8 @@ def _encoded(account: Account, banned: bool = False) -> bytes:
     return json.dumps(value).encode()
 
 
-def _decoded(key: str, value: bytes) -> tuple[Account, bool]:
+def decoded(key: str, value: bytes) -> tuple[Account, bool]:
+    """The account of key ``key`` in an entry (``a.``), and whether it is banned."""
     data = json.loads(value)
     account = Account(key, str(data["name"]), float(data["created"]), {str(k) for k in data["keys"]})
     account.muted = frozenset(str(name) for name in data.get("muted", ()))
@@ -106,7 +108,7 @@ class ClusterAccounts:
             self.book.forget(key)
             self._banned.discard(key)
             return
-        account, banned = _decoded(key, value)
+        account, banned = decoded(key, value)
         self.book.forget(key)  # keys taken away (none today) must not stay in the copy
         self.book.loaded(account)
         if banned:
@@ -162,7 +164,7 @@ class ClusterAccounts:
         made: list[tuple[str, int]] = []
         owner = key.encode()
         for entry, value in (
-            (account_entry(key), _encoded(account)),
+            (account_entry(key), encoded(account)),
             (_look_entry(name), owner),
             (_key_entry(public_key), owner),
         ):
@@ -179,8 +181,8 @@ class ClusterAccounts:
 
     async def _spend(self, code: str) -> None:
         hashed = code_hash(code)
-        stored = await self.directory.revision(_code_entry(hashed))
-        if stored is not None and await self.directory.remove(_code_entry(hashed), last=stored[1]):
+        stored = await self.directory.revision(code_entry(hashed))
+        if stored is not None and await self.directory.remove(code_entry(hashed), last=stored[1]):
             account, expires = json.loads(stored[0])
             self._codes[hashed] = (str(account), float(expires))
         else:
@@ -218,9 +220,9 @@ class ClusterAccounts:
                 if claim is not None:
                     await directory.create(*claim)
                 while (stored := await directory.revision(account_entry(key))) is not None:
-                    current, banned = _decoded(key, stored[0])
+                    current, banned = decoded(key, stored[0])
                     change(current)
-                    if await directory.update(account_entry(key), _encoded(current, banned), stored[1]):
+                    if await directory.update(account_entry(key), encoded(current, banned), stored[1]):
                         return
             except Exception as error:
                 log.warning("accounts: cannot change the account %s: %s", account.name, error)
@@ -232,7 +234,7 @@ class ClusterAccounts:
 
         async def write() -> None:
             try:
-                await self.directory.put(_code_entry(code_hash), value)
+                await self.directory.put(code_entry(code_hash), value)
             except Exception as error:
                 log.warning("accounts: cannot store a link code of %s: %s", account.name, error)
 
