@@ -153,10 +153,7 @@ class Lobby:
         """``create_table``: the table, its bots, and the creator's seat if asked (``address``: the
         creator's, for the per-address quota)."""
         settings = self.settings
-        if self.stopping:
-            raise CommandError("unavailable", "the server is shutting down")
-        if len(self.tables) >= settings.max_tables:
-            raise CommandError("unavailable", f"the server is full ({settings.max_tables} tables)")
+        self._check_room()
         spec = GAMES[command.game]
         bots_only = command.seat is None and len(command.bots) == command.players
         self.quota.check(session.player_id, address, bots_only=bots_only)
@@ -208,6 +205,7 @@ class Lobby:
     def seat_group(self, kind: Kind, rated: bool, players: list[Session], bots: int, level: str) -> None:
         """A table of ``kind`` for a group the matchmaker formed: the players in the first seats, bots of
         ``level`` in the rest; on the server's turn timer (a rated game needs one)."""
+        self._check_room()
         game, options = game_of(kind)
         spec = GAMES[game]
         bot_seats = list(range(len(players), len(players) + bots))
@@ -222,6 +220,13 @@ class Lobby:
         log.info("seekers seated", extra=ids(table_id=table.table_id))
         for seat, session in enumerate(players):
             table.seating.join(session, seat, None)
+
+    def _check_room(self) -> None:
+        """A new table may open (``unavailable`` if not): the server is not stopping, nor full."""
+        if self.stopping:
+            raise CommandError("unavailable", "the server is shutting down")
+        if len(self.tables) >= self.settings.max_tables:
+            raise CommandError("unavailable", f"the server is full ({self.settings.max_tables} tables)")
 
     def remove_if_left_empty(self, table: Table) -> None:
         """In ``empty_table_seconds``, remove the table if nobody sits at it or watches it by then."""

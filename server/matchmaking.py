@@ -29,7 +29,7 @@ from boneyard.server.rated import check_signed_in
 from boneyard.server.ratings.book import RatingBook
 from boneyard.server.ratings.kinds import Kind, game_of, players_of
 from boneyard.server.session import Session
-from boneyard.server.wire import body_of
+from boneyard.server.wire import body_of, error_body
 
 log = logging.getLogger("boneyard.lobby")
 
@@ -155,6 +155,9 @@ class Matchmaker:
             )
         except CommandError as refused:  # a seat refused (the server filling up): they may seek again
             log.warning("seekers not seated: %s", refused.message)
+            said = error_body(refused.code, f"{refused.message}: your seek ended, seek again later")
+            for seeker in group:  # told, not left waiting for a seat that will not come
+                seeker.session.deliver(said)
 
     def counts_body(self) -> bytes:
         counts: dict[tuple[Kind, bool], int] = {}

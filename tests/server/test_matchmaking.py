@@ -159,3 +159,20 @@ async def test_a_session_entering_the_lobby_while_someone_seeks_is_told_the_coun
         await cy.request(type="leave", table_id=created.table.table_id)
         again = await cy.until(lambda m: m.type == "seeks" and cy.log.index(m) >= before)
         assert [(c.kind, c.players) for c in again.seeking] == [("straight-3", 1)]
+
+
+async def test_a_group_the_server_cannot_seat_is_told_and_stops_seeking() -> None:
+    async with running_server(max_tables=1) as server:
+        ana = await Player.connect(url(server), "ana")
+        assert (
+            await ana.request(type="create_table", game="moon", seat=0, bots=[1, 2])
+        ).type == "table_created"
+        bob, cy = await Player.connect(url(server), "bob"), await Player.connect(url(server), "cy")
+        assert (await bob.request(type="seek", kind="straight-2")).type == "ok"
+        assert (await cy.request(type="seek", kind="straight-2")).type == "ok"
+        for seeker in (bob, cy):  # not left waiting for a seat that will not come
+            told = await seeker.until(lambda m: m.type == "error")
+            assert told.reply_to is None and told.code == "unavailable", told
+            assert told.message == "the server is full (1 tables): your seek ended, seek again later"
+        await bob.until(lambda m: m.type == "seeks" and m.seeking == ())  # no longer counted as seeking
+        assert [t.game for t in (await bob.request(type="list_tables")).tables] == ["moon"]
