@@ -133,8 +133,15 @@ async def test_straight_narrow(seeded: Any, svg: SnapshotAssertion) -> None:
 async def test_game_over(seeded: Any, svg: SnapshotAssertion) -> None:
     app = await make_app(seeded, table("moon", target=9), auto=True, rng=random.Random(5))
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=40)
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen) and _judged(app.screen), timeout=40)
         await _shots(pilot, app, svg, "game-over")
+
+
+def _judged(screen: GameOverScreen) -> bool:
+    """The deals' verdict is in: the seeds are revealed a moment after the game's end, and a loaded machine
+    took the pictures before (the screen still said "waiting for the seeds")."""
+    deals = screen.mirror.deals
+    return deals is not None and deals.verdict is not None
 
 
 async def test_texas42_trick(seeded: Any, svg: SnapshotAssertion) -> None:
