@@ -54,7 +54,7 @@ class CountingLink:
     def peer(self) -> str | None:
         return "bench"
 
-    def host(self) -> str:
+    def client_address(self) -> str:
         return "127.0.0.1"
 
     def charge(self, reply_bytes: int) -> None:

@@ -184,7 +184,7 @@ class CommandSeam:
         account, name = None, command.name
         if command.sign_in is not None:
             try:
-                signed = self.accounts.sign_in(command.sign_in, nonce, link.host())
+                signed = self.accounts.sign_in(command.sign_in, nonce, link.client_address())
             except CommandError as refused:
                 self._error(link, refused.code, refused.message, command.id)
                 link.close_with(4001, "sign-in refused")
@@ -272,7 +272,7 @@ class CommandSeam:
         session.deliver(self.lobby.table_list_body(command.id))
 
     def _create(self, link: Link, session: Session, command: BaseCreateTable) -> None:
-        self.lobby.create_table(session, command, command.id, link.host())
+        self.lobby.create_table(session, command, command.id, link.client_address())
 
     def _join(self, link: Link, session: Session, command: Join) -> None:
         self._table(command.table_id).seating.join(session, command.seat, command.id, command.invite)

@@ -85,7 +85,7 @@ class SocketLink(FrameWriter):
     def too_slow(self) -> None:
         self.close_with(4004, "too slow: the send queue is full")
 
-    def host(self) -> str:
+    def client_address(self) -> str:
         """The client's IP address, which per-address quotas count (behind a trusted proxy: as it says)."""
         return self._address
 

@@ -44,7 +44,7 @@ class Link(Protocol):
         """Who is on the other end, for logs."""
         ...
 
-    def host(self) -> str:
+    def client_address(self) -> str:
         """The client's address (what per-address quotas count)."""
         ...
 

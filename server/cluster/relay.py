@@ -191,8 +191,8 @@ class RelayLink:
         session = self.session
         return None if not isinstance(session, RelaySession) else f"{session.home}/{session.player_id}"
 
-    def host(self) -> str:
-        return ""
+    def client_address(self) -> str:
+        return ""  # a relayed command's client is counted on its home node, which holds its address
 
     def charge(self, reply_bytes: int) -> None:
         pass  # metered on the home node, which holds the connection

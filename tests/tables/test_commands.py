@@ -36,7 +36,7 @@ class FakeLink:
     def peer(self) -> str | None:
         return "test"
 
-    def host(self) -> str:
+    def client_address(self) -> str:
         return "127.0.0.1"
 
     def charge(self, reply_bytes: int) -> None:
