@@ -247,8 +247,7 @@ class CommandSeam:
             session.deliver(body)
         if not missed:
             for table, seat in seats:
-                if snapshot := table.snapshot_body(seat):  # a remote table's comes from its owner
-                    session.deliver(snapshot)
+                table.resync(session, seat)
         for table, seat in seats:
             table.seat_connected(seat)
         lobby.enter_lobby(session)

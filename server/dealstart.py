@@ -77,7 +77,8 @@ class DealStart:
             self.game.first_deal()
 
     def deal_messages(self, session: Session) -> None:
-        """For someone arriving while the game runs: its commitment and the seeds contributed so far."""
+        """For someone arriving while the game runs, or coming back to it with a fresh ``snapshot``: its
+        commitment and the seeds contributed so far (without them, a client cannot check the reveal)."""
         seeds = self.seeds
         if not seeds.fair:
             return

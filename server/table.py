@@ -201,6 +201,13 @@ class Table:
             self._info_packed = msgpack.packb(self.info().model_dump())
         return self._info_packed
 
+    def resync(self, session: Session, viewer: int | None) -> None:
+        """Send ``session`` the table afresh (a resume that cannot replay what it missed, a takeover, a
+        node back): a ``snapshot`` as ``viewer`` sees it, then the game's commitment and the seeds
+        contributed so far, which a client that missed them needs to check the deals."""
+        session.deliver(self.snapshot_body(viewer))
+        self.cycle.deal_messages(session)
+
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:
         """A ``snapshot`` of this table as ``viewer`` (a seat, or ``None``) may see it."""
         match = self.match

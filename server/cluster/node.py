@@ -308,7 +308,7 @@ class ClusterNode:
                 _close(session, "this node was cut off from the cluster: resume")
         for relay in list(self.owner.relays.values()):
             for place, seat in list(relay.tables.items()):
-                relay.deliver(place.snapshot_body(seat))
+                place.resync(relay, seat)
 
     # -- what ownership (takeover.Node) asks of the node's parts ------------------------------------------
 

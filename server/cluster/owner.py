@@ -106,7 +106,7 @@ class OwnerSide:
             return
         relay.folds = folds  # the player's connection's shape (a resume may have changed it)
         if what == "snapshot":
-            relay.deliver(table.snapshot_body(seat))
+            table.resync(relay, seat)
         elif what == "abandon":
             table.abandon(relay)
         elif seat is not None and table.seats[seat].session is relay:
@@ -151,7 +151,7 @@ class OwnerSide:
         relay.client = RELAYED
         relay.rehome(home)
         for table, seat in list(relay.tables.items()):
-            relay.deliver(table.snapshot_body(seat))
+            table.resync(relay, seat)
             if seat is not None:
                 table.seat_connected(seat)
 
@@ -198,7 +198,7 @@ class OwnerSide:
             relay.cancel_timer()
             relay.client = RELAYED
             for table, seat in list(relay.tables.items()):
-                relay.deliver(table.snapshot_body(seat))
+                table.resync(relay, seat)
                 if seat is not None:
                     table.seat_connected(seat)
             log.info("node %s is back: player %s connected", home, relay.player_id)

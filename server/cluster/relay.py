@@ -221,12 +221,11 @@ class RemotePlace:
         owner is re-pointing the player here (``REHOME``) and sends the snapshot and reconnects the
         seat by itself, so the resume asks for neither."""
 
-    def snapshot_body(self, viewer: int | None) -> bytes:
-        """Ask the owner for a snapshot (it alone knows the table, and sends it after whatever it sent
-        before); the empty body tells the caller (a resume) that there is nothing to deliver here."""
+    def resync(self, session: Session, viewer: int | None) -> None:
+        """Ask the owner to resync its player (it alone knows the table, and sends the snapshot after
+        whatever it sent before)."""
         if not self.rehoming:
             self._control(self.player_id, self.table_id, "snapshot", viewer)
-        return b""
 
     def seat_connected(self, seat: int) -> None:
         if not self.rehoming:

@@ -260,7 +260,7 @@ class Ownership:
                 else:
                     node.forget_place(session, table_id)  # this node's own player: the table is here now
                 if session.client is not None:
-                    session.deliver(table.snapshot_body(seat.index))
+                    table.resync(session, seat.index)
                     table.seat_connected(seat.index)  # their turn again, if they are to move
             await self._recheck_homes(table.seats)
             log.info(

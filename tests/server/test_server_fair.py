@@ -91,6 +91,32 @@ async def test_the_commitment_comes_first_and_every_seed_is_announced_and_used()
     assert sorted(dealt(ana, table_id)) == sorted(first.hands[0])
 
 
+async def test_a_resume_with_a_fresh_snapshot_gets_the_commitment_and_the_seeds_it_missed() -> None:
+    """Issue #26's connection that survives anything: a player away while a seed was announced, back in
+    another shape (so the server sends a snapshot, not what it missed), still gets the game's commitment
+    and every seed so far after the snapshot, and so can check the reveal."""
+    async with running_server(deal_seed_wait_ms=10_000) as server:
+        ana, bo, table_id = await table_of_two(server.url)
+        commitment = await bo.until(lambda m: m.type == "deal_commitment")
+        token, seq = bo.token, bo.seq
+        await bo.close()
+        assert (await ana.request(type="contribute_seed", table_id=table_id, seed=ANA)).type == "ok"
+        back = await Player.connect(server.url, "bo", identify=False)
+        welcome = await back.request(
+            type="identify", name="bo", resume={"token": token, "last_seq": seq}, accept=["turn_in_event"]
+        )
+        assert welcome.resumed and welcome.replayed == 0  # another shape: a snapshot instead
+        snapshot = await back.until(lambda m: m.type == "snapshot")
+        again = await back.until(lambda m: m.type == "deal_commitment")
+        seed = await back.until(lambda m: m.type == "seed_contributed")
+        assert again.commitment == commitment.commitment and (seed.seat, seed.seed) == (0, ANA)
+        assert snapshot.seq < again.seq < seed.seq
+        assert (await back.request(type="contribute_seed", table_id=table_id, seed=BO)).type == "ok"
+        back.token, back.table_id, back.seat = token, table_id, 1
+        record = await finish([ana, back], table_id)
+    assert record["fairness"]["player_seeds"] == [ANA, BO]
+
+
 async def test_a_players_seed_changes_the_deal() -> None:
     """Same server seed (a fixed ``settings.seed``, same table and game), different seeds from ana."""
     hands = []
