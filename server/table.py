@@ -16,7 +16,7 @@ Restoring a table after a restart goes through the same methods as building one 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgpack
 from pydantic import TypeAdapter
@@ -302,6 +302,11 @@ class Table:
         """The kind its games are rated as (stored with the table); ``None``: not rated."""
         return None if self.rated is None else self.rated.kind
 
+    @property
+    def rated_left(self) -> Mapping[int, tuple[str, str]]:
+        """Who left the rated game in progress (stored: still their loss after a restart)."""
+        return {} if self.rated is None else self.rated.left
+
     def _leaving(self, session: Session) -> None:
         if self.rated is not None and self.status == "playing":
             self.rated.leaving(self.table_id, self.roster, session, self.server.clock.wall())
@@ -361,7 +366,7 @@ class Table:
         self.owner, self.invite = stored.owner, stored.invite
         self.open_bot_seats = stored.open_bot_seats
         if stored.rated is not None:
-            self.rated = RatedTable(self.server.ratings, as_kind(stored.rated))
+            self.rated = RatedTable(self.server.ratings, as_kind(stored.rated), stored.rated_left)
         regenerated = self.cycle.restore(stored, actions, regenerate_from)
         self._info_packed = None
         return regenerated

@@ -40,7 +40,7 @@ from boneyard.server.cluster.journal import Entry, Fenced, TableJournal
 from boneyard.server.cluster.leases import Lease, LeaseBook
 from boneyard.server.cluster.writes import RECORDS, Writes
 from boneyard.server.storage.crashlog import SeatEnds
-from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, table_rows
+from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, parsed_left, table_rows
 from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
 from boneyard.server.wire import action_json
 
@@ -329,6 +329,7 @@ def fold(entries: Sequence[Entry]) -> StoredTable | None:
     deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms, hand_ready = row[10:17]
     open_bot_seats = bool(row[17]) if len(row) > 17 else False  # written before feature bot_seats: none
     rated = row[18] if len(row) > 18 else None
+    rated_left = parsed_left(row[19] if len(row) > 19 else None)  # written before it was stored: nobody
     return StoredTable(
         table_id=table_id,
         game=game,
@@ -353,4 +354,5 @@ def fold(entries: Sequence[Entry]) -> StoredTable | None:
         hand_ready=None if hand_ready is None else json.loads(hand_ready),
         open_bot_seats=open_bot_seats,
         rated=rated,
+        rated_left=rated_left,
     )
