@@ -35,7 +35,7 @@ from boneyard.server.cluster.relay import (
     RemotePlace,
     inbox,
 )
-from boneyard.server.cluster.tablelog import JournalLog
+from boneyard.server.cluster.tablelog import JournalLog, token_entry
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.session import Session
 from boneyard.server.storage.stored import StoredSession
@@ -321,9 +321,11 @@ class HomeSide:
         if entry is None or entry.value is None:
             link.close_with(4002, "unknown or expired resume token")
             return
-        player_id, name, _ = msgpack.unpackb(entry.value)
+        player_id, name, _, account = token_entry(entry.value)
         await self._owners.caught_up()  # a seat taken a moment ago, on its way to this node's mirror
-        session = lobby.by_token.get(token) or lobby.restore_session(StoredSession(token, player_id, name))
+        session = lobby.by_token.get(token) or lobby.restore_session(
+            StoredSession(token, player_id, name, account=account)
+        )
         self.homed[player_id] = session
         self._seat(session)
         self.tablelog.session(session)  # its home is this node now (a takeover relays here)
