@@ -280,9 +280,10 @@ class Table:
     # -- the commands --------------------------------------------------------------------------------
 
     def turn_limit(self, seat: Seat) -> int | None:
-        """The owner's turn policy: an untimed open table is untimed for its owner only; anyone else
-        who sits plays on the server's turn timer (a stranger must not stall the owner's table)."""
-        if self.turn_seconds is not None or self.invite is not None:
+        """The owner's turn policy: an untimed table is untimed for its owner only; anyone else who
+        sits, a passer-by or one the owner admitted (the invite code, the bots' seats opened to all),
+        plays on the server's turn timer (nobody but the owner may stall the owner's table)."""
+        if self.turn_seconds is not None:
             return self.turn_seconds
         session = seat.session
         if session is None or session.player_id == self.owner:
