@@ -155,16 +155,19 @@ class HomeSide:
             owner = self._owners.owner_of(table_id)
         return owner
 
+    def _command_item(self, session: Session, token: str | None, frame: bytes) -> list[Any]:
+        """A command of ``session`` to a table's owner, as :mod:`~boneyard.server.cluster.relay` says
+        (its account too: the owner's relay session is signed in as the player is here)."""
+        player = (session.player_id, session.name, self.name)
+        return [COMMAND, *player, token, frame, session.folds, session.account]
+
     def _forward(self, session: Session, command: Any, owner: str) -> None:
         assert self.lobby is not None
         token = session.token
         if command.type in ("join", "take_seat"):
             token = self.lobby.token_for(session)  # the home holds the token: the player resumes here
         self.homed[session.player_id] = session
-        self.bus.send(
-            inbox(owner),
-            [COMMAND, session.player_id, session.name, self.name, token, _frame(command), session.folds],
-        )
+        self.bus.send(inbox(owner), self._command_item(session, token, _frame(command)))
         if self.metrics is not None:
             self.metrics.routed.inc()
 
@@ -289,10 +292,7 @@ class HomeSide:
                 continue  # not watching it here (a seat's holder comes back with the seat)
             self._moved(player_id, place.owner, owner)
             place.owner = owner
-            self.bus.send(
-                inbox(owner),
-                [COMMAND, player_id, session.name, self.name, session.token, spectate, session.folds],
-            )
+            self.bus.send(inbox(owner), self._command_item(session, session.token, spectate))
 
     def forget_place(self, session: Session, table_id: str) -> None:
         """The session's remote place at ``table_id`` is gone (this node owns the table now)."""
