@@ -280,9 +280,8 @@ class Table:
     # -- the commands --------------------------------------------------------------------------------
 
     def turn_limit(self, seat: Seat) -> int | None:
-        """The owner's turn policy: an untimed table is untimed for its owner only; anyone else who
-        sits, a passer-by or one the owner admitted (the invite code, the bots' seats opened to all),
-        plays on the server's turn timer (nobody but the owner may stall the owner's table)."""
+        """The owner's turn policy: an untimed table is untimed for its owner only; anyone else who sits,
+        admitted or not, plays on the server's turn timer (nobody else may stall the owner's table)."""
         if self.turn_seconds is not None:
             return self.turn_seconds
         session = seat.session
