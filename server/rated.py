@@ -8,7 +8,7 @@ not rated for that game).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from boneyard.protocol.ratings import RatingChange, RatingChanges
 from boneyard.server.errors import CommandError
@@ -30,11 +30,19 @@ class RatedTable:
 
     __slots__ = ("_left", "book", "kind")
 
-    def __init__(self, book: RatingBook, kind: Kind) -> None:
+    def __init__(
+        self, book: RatingBook, kind: Kind, left: Mapping[int, tuple[str, str]] | None = None
+    ) -> None:
         self.book = book
         self.kind = kind
-        self._left: dict[int, tuple[str, str]] = {}
-        """Seat -> (account, name) of whoever left the game while it ran."""
+        self._left: dict[int, tuple[str, str]] = dict(left or {})
+        """Seat -> (account, name) of whoever left the game while it ran (stored with the table, so that
+        a restart or a takeover still rates the game as their loss: ``left`` is what a restore read)."""
+
+    @property
+    def left(self) -> Mapping[int, tuple[str, str]]:
+        """Who left the game in progress: seat -> (account, name)."""
+        return self._left
 
     def leaving(self, table_id: str, roster: Roster, session: Session, now: float) -> None:
         """``session`` leaves while the game runs: the game counts as its loss. When it was the last

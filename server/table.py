@@ -16,7 +16,7 @@ Restoring a table after a restart goes through the same methods as building one 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgpack
 from pydantic import TypeAdapter
@@ -287,9 +287,9 @@ class Table:
     # -- the commands --------------------------------------------------------------------------------
 
     def turn_limit(self, seat: Seat) -> int | None:
-        """The owner's turn policy: an untimed open table is untimed for its owner only; anyone else
-        who sits plays on the server's turn timer (a stranger must not stall the owner's table)."""
-        if self.turn_seconds is not None or self.invite is not None:
+        """The owner's turn policy: an untimed table is untimed for its owner only; anyone else who sits,
+        admitted or not, plays on the server's turn timer (nobody else may stall the owner's table)."""
+        if self.turn_seconds is not None:
             return self.turn_seconds
         session = seat.session
         if session is None or session.player_id == self.owner:
@@ -308,6 +308,11 @@ class Table:
     def rated_kind(self) -> Kind | None:
         """The kind its games are rated as (stored with the table); ``None``: not rated."""
         return None if self.rated is None else self.rated.kind
+
+    @property
+    def rated_left(self) -> Mapping[int, tuple[str, str]]:
+        """Who left the rated game in progress (stored: still their loss after a restart)."""
+        return {} if self.rated is None else self.rated.left
 
     def _leaving(self, session: Session) -> None:
         if self.rated is not None and self.status == "playing":
@@ -368,7 +373,7 @@ class Table:
         self.owner, self.invite = stored.owner, stored.invite
         self.open_bot_seats = stored.open_bot_seats
         if stored.rated is not None:
-            self.rated = RatedTable(self.server.ratings, as_kind(stored.rated))
+            self.rated = RatedTable(self.server.ratings, as_kind(stored.rated), stored.rated_left)
         regenerated = self.cycle.restore(stored, actions, regenerate_from)
         self._info_packed = None
         return regenerated

@@ -35,7 +35,7 @@ from boneyard.server.cluster.relay import (
     RemotePlace,
     inbox,
 )
-from boneyard.server.cluster.tablelog import JournalLog
+from boneyard.server.cluster.tablelog import JournalLog, token_entry
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.session import Session
 from boneyard.server.storage.stored import StoredSession
@@ -155,16 +155,19 @@ class HomeSide:
             owner = self._owners.owner_of(table_id)
         return owner
 
+    def _command_item(self, session: Session, token: str | None, frame: bytes) -> list[Any]:
+        """A command of ``session`` to a table's owner, as :mod:`~boneyard.server.cluster.relay` says
+        (its account too: the owner's relay session is signed in as the player is here)."""
+        player = (session.player_id, session.name, self.name)
+        return [COMMAND, *player, token, frame, session.folds, session.account]
+
     def _forward(self, session: Session, command: Any, owner: str) -> None:
         assert self.lobby is not None
         token = session.token
         if command.type in ("join", "take_seat"):
             token = self.lobby.token_for(session)  # the home holds the token: the player resumes here
         self.homed[session.player_id] = session
-        self.bus.send(
-            inbox(owner),
-            [COMMAND, session.player_id, session.name, self.name, token, _frame(command), session.folds],
-        )
+        self.bus.send(inbox(owner), self._command_item(session, token, _frame(command)))
         if self.metrics is not None:
             self.metrics.routed.inc()
 
@@ -289,10 +292,7 @@ class HomeSide:
                 continue  # not watching it here (a seat's holder comes back with the seat)
             self._moved(player_id, place.owner, owner)
             place.owner = owner
-            self.bus.send(
-                inbox(owner),
-                [COMMAND, player_id, session.name, self.name, session.token, spectate, session.folds],
-            )
+            self.bus.send(inbox(owner), self._command_item(session, session.token, spectate))
 
     def forget_place(self, session: Session, table_id: str) -> None:
         """The session's remote place at ``table_id`` is gone (this node owns the table now)."""
@@ -321,9 +321,11 @@ class HomeSide:
         if entry is None or entry.value is None:
             link.close_with(4002, "unknown or expired resume token")
             return
-        player_id, name, _ = msgpack.unpackb(entry.value)
+        player_id, name, _, account = token_entry(entry.value)
         await self._owners.caught_up()  # a seat taken a moment ago, on its way to this node's mirror
-        session = lobby.by_token.get(token) or lobby.restore_session(StoredSession(token, player_id, name))
+        session = lobby.by_token.get(token) or lobby.restore_session(
+            StoredSession(token, player_id, name, account=account)
+        )
         self.homed[player_id] = session
         self._seat(session)
         self.tablelog.session(session)  # its home is this node now (a takeover relays here)

@@ -79,13 +79,14 @@ class OwnerSide:
         return relay
 
     def _command(self, item: Item) -> None:
-        _, player_id, name, home, token, frame, folds = item
+        _, player_id, name, home, token, frame, folds, *rest = item
         commands = self.commands
         assert commands is not None and self.lobby is not None
         if self.lobby.stopping:
             return  # handing its tables over: the next owner gives the player their turn again
         relay = self.relay(player_id, name, home)
         relay.folds = folds  # the player's connection's shape, from the command on
+        relay.account = rest[0] if rest else None  # signed in on its home: a rated table seats it
         if token is not None:
             relay.token = token
         try:

@@ -16,8 +16,10 @@ drop) through a :class:`RemotePlace` per remote table.
 Messages are msgpack lists, batched per destination node and loop step (``[sender node, items]``):
 
 - to the owner, subject ``boneyard.node.<owner>.in``: ``[COMMAND, player_id, name, home, token, frame,
-  folds]`` (``frame``: the command as the client sent it, re-encoded) or ``[CONTROL, player_id, table_id,
-  what, seat, folds]`` (``what``: ``connected``, ``disconnected``, ``away``, ``abandon``, ``snapshot``);
+  folds, account]`` (``frame``: the command as the client sent it, re-encoded; ``account``: the key of the
+  account the player signed in to, ``None`` for a guest, absent from an older node's) or ``[CONTROL,
+  player_id, table_id, what, seat, folds]`` (``what``: ``connected``, ``disconnected``, ``away``,
+  ``abandon``, ``snapshot``);
 - to the home, subject ``boneyard.node.<home>.out``: ``[BODY, player_id, body, folds]`` or
   ``[PLACES, player_id, owner, {table_id: seat or None}]``.
 

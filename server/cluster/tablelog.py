@@ -40,7 +40,7 @@ from boneyard.server.cluster.journal import Entry, Fenced, TableJournal
 from boneyard.server.cluster.leases import Lease, LeaseBook
 from boneyard.server.cluster.writes import RECORDS, Writes
 from boneyard.server.storage.crashlog import SeatEnds
-from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, table_rows
+from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, parsed_left, table_rows
 from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
 from boneyard.server.wire import action_json
 
@@ -154,7 +154,10 @@ class JournalLog:
         self._append(table_id, ["deadline", move, when])
 
     def session(self, session: LoggedSession) -> None:
-        token, data = session.token, msgpack.packb([session.player_id, session.name, self._node])
+        # The account too: whoever resumes the token through another node, or that node taking the table
+        # over, is still signed in (a rated table rates the account, and seats no guest).
+        data = msgpack.packb([session.player_id, session.name, self._node, session.account])
+        token = session.token
         if token is None:
             return
 
@@ -221,6 +224,17 @@ class JournalLog:
         self._writes.write(append, table_id, after=RECORDS if rollup else None)
 
 
+def token_entry(value: bytes) -> tuple[str, str, str, str | None]:
+    """A resume token's entry in the tokens bucket: the player's id, name, home node and account
+    (``None``: a guest, or an entry written before accounts were kept there).
+
+    >>> token_entry(msgpack.packb(["p1-x", "ana", "n0"]))
+    ('p1-x', 'ana', 'n0', None)
+    """
+    player_id, name, home, *rest = msgpack.unpackb(value)
+    return player_id, name, home, rest[0] if rest else None
+
+
 async def stored_sessions(
     tokens: KeyValue, table: StoredTable
 ) -> tuple[dict[str, StoredSession], dict[str, str]]:
@@ -236,10 +250,10 @@ async def stored_sessions(
             continue
         if entry.value is None:
             continue
-        player_id, name, home = msgpack.unpackb(entry.value)
+        player_id, name, home, account = token_entry(entry.value)
         # An empty log, not none: a takeover is no crash of the player's node, whose session numbering
         # goes on (a crash's renumbering would restart a live connection's seq).
-        sessions[seat.token] = StoredSession(seat.token, player_id, name, 0, ())
+        sessions[seat.token] = StoredSession(seat.token, player_id, name, 0, (), account=account)
         homes[player_id] = home
     return sessions, homes
 
@@ -329,6 +343,7 @@ def fold(entries: Sequence[Entry]) -> StoredTable | None:
     deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms, hand_ready = row[10:17]
     open_bot_seats = bool(row[17]) if len(row) > 17 else False  # written before feature bot_seats: none
     rated = row[18] if len(row) > 18 else None
+    rated_left = parsed_left(row[19] if len(row) > 19 else None)  # written before it was stored: nobody
     return StoredTable(
         table_id=table_id,
         game=game,
@@ -353,4 +368,5 @@ def fold(entries: Sequence[Entry]) -> StoredTable | None:
         hand_ready=None if hand_ready is None else json.loads(hand_ready),
         open_bot_seats=open_bot_seats,
         rated=rated,
+        rated_left=rated_left,
     )

@@ -381,7 +381,7 @@ class _Target:
         home = self._homes.get(stored.player_id, "")
         if home != self._node.name:
             relay = self._node.relay(stored.player_id, stored.name, home)
-            relay.token = stored.token
+            relay.token, relay.account = stored.token, stored.account
             return relay
         return self._lobby.by_token.get(stored.token) or self._lobby.restore_session(stored)
 

@@ -180,6 +180,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (account, muted)
         ) WITHOUT ROWID""",
     ),
+    # 14: who left a rated game in progress (JSON, [[seat, account, name], ...]; NULL: nobody), so that a
+    # restart does not let them escape its loss (feature ratings).
+    ("ALTER TABLE tables ADD COLUMN rated_left TEXT",),
 )
 """``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``. Append only: a step,
 once released, never changes, so that a database written by any older version opens in this one."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import msgpack
@@ -32,12 +32,12 @@ from boneyard.server.wire import action_json
 
 _UPSERT_TABLE = """INSERT INTO tables (table_id, game, options, turn_seconds, status, games, seed, rematch,
         bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite, hand_pause_ms,
-        hand_ready, open_bot_seats, rated)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        hand_ready, open_bot_seats, rated, rated_left)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, games = excluded.games,
         seed = excluded.seed, rematch = excluded.rematch, record_id = excluded.record_id,
         deal_algorithm = excluded.deal_algorithm, player_seeds = excluded.player_seeds,
-        dealt = excluded.dealt, hand_ready = excluded.hand_ready"""
+        dealt = excluded.dealt, hand_ready = excluded.hand_ready, rated_left = excluded.rated_left"""
 _UPSERT_SEAT = (
     "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, auto, token, timeouts, level)"
     " VALUES (?,?,?,?,?,?,?,?)"
@@ -129,6 +129,11 @@ class LoggedTable(Protocol):
     def open_bot_seats(self) -> bool: ...
     @property
     def rated_kind(self) -> str | None: ...
+    @property
+    def rated_left(self) -> Mapping[int, tuple[str, str]]:
+        """Who left the rated game in progress: seat -> (account, name)."""
+        ...
+
     @property
     def hand_ready(self) -> list[int] | None:
         """The seats ready in a pause between hands; ``None``: no pause."""
@@ -264,11 +269,30 @@ def table_rows(table: LoggedTable) -> TableRows:
         None if (ready := table.hand_ready) is None else json.dumps(ready),
         table.open_bot_seats,
         table.rated_kind,
+        left_json(table.rated_left),
     )
     seats = tuple(
         (table_id, s.index, s.name, s.bot, s.auto, s.token, s.timeouts, s.level) for s in table.seats
     )
     return row, seats
+
+
+def left_json(left: Mapping[int, tuple[str, str]]) -> str | None:
+    """The ``rated_left`` column: ``[[seat, account, name], ...]`` by seat (``None``: nobody left).
+
+    >>> left_json({2: ("bob", "Bob"), 0: ("ana", "Ana")}), left_json({})
+    ('[[0, "ana", "Ana"], [2, "bob", "Bob"]]', None)
+    """
+    return json.dumps([[seat, *left[seat]] for seat in sorted(left)]) if left else None
+
+
+def parsed_left(text: str | None) -> dict[int, tuple[str, str]]:
+    """The ``rated_left`` column read back (:func:`left_json`'s inverse).
+
+    >>> parsed_left('[[0, "ana", "Ana"]]'), parsed_left(None)
+    ({0: ('ana', 'Ana')}, {})
+    """
+    return {} if text is None else {seat: (account, name) for seat, account, name in json.loads(text)}
 
 
 class DurableLog:

@@ -16,6 +16,7 @@ from typing import Any
 import msgpack
 
 from boneyard.server.storage.crashlog import Ends, parsed_ends
+from boneyard.server.storage.store import parsed_left
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +59,13 @@ class StoredTable:
     invite: str | None = None
     hand_pause_ms: int | None = None
     hand_ready: list[int] | None = None
+    """The seats ready in the pause between hands the game was in (``None``: none)."""
     open_bot_seats: bool = False
     """Anyone may take a bot's seat at this untimed table (feature ``bot_seats``)."""
     rated: str | None = None
     """The kind a rated table's games are rated as (feature ``ratings``); ``None``: not rated."""
-    """The seats ready in the pause between hands the game was in (``None``: none)."""
+    rated_left: dict[int, tuple[str, str]] = field(default_factory=dict)
+    """Who left the rated game in progress: seat -> (account, name); the game counts as their loss."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +128,12 @@ def load(connection: sqlite3.Connection) -> tuple[list[StoredTable], dict[str, S
             hand_ready=None if row[18] is None else json.loads(row[18]),
             open_bot_seats=bool(row[19]),
             rated=row[20],
+            rated_left=parsed_left(row[21]),
         )
         for row in connection.execute(
             "SELECT table_id, game, options, turn_seconds, status, games, seed, rematch, deadline,"
             " deadline_move, bot_delay_ms, record_id, deal_algorithm, player_seeds, dealt, owner, invite,"
-            " hand_pause_ms, hand_ready, open_bot_seats, rated FROM tables"
+            " hand_pause_ms, hand_ready, open_bot_seats, rated, rated_left FROM tables"
         )
     ]
     tables.sort(key=lambda t: id_number(t.table_id))
