@@ -94,11 +94,9 @@ class Table:
         self.seating = Seating(server, self, self.cycle)
         """Who comes and goes: the seating commands."""
         self.bot_delay_ms: int | None = None
-        """The creator's pause before each bot move; ``None``: the server's ``bot_delay_seconds``, and no
-        pause at all while only bots sit at the table."""
+        """The creator's pause before each bot move; ``None``: the server's (none while only bots sit)."""
         self.hand_pause_ms: int | None = None
-        """The creator's pause between hands; ``None``: the server's ``hand_pause_seconds`` where a human
-        sits, none at a table of bots only."""
+        """The creator's pause between hands; ``None``: the server's (none at a table of bots only)."""
         self.record_id: str | None = None
         """The record id of the last game finished here (public, in the table's description)."""
         self.rated: RatedTable | None = None
@@ -202,9 +200,7 @@ class Table:
         return self._info_packed
 
     def resync(self, session: Session, viewer: int | None) -> None:
-        """Send ``session`` the table afresh (a resume that cannot replay what it missed, a takeover, a
-        node back): a ``snapshot`` as ``viewer`` sees it, then the game's commitment and the seeds
-        contributed so far, which a client that missed them needs to check the deals."""
+        """Send ``session`` the table afresh: a snapshot, then the game's commitment and seeds so far."""
         session.deliver(self.snapshot_body(viewer))
         self.cycle.deal_messages(session)
 
@@ -287,8 +283,7 @@ class Table:
     # -- the commands --------------------------------------------------------------------------------
 
     def turn_limit(self, seat: Seat) -> int | None:
-        """The owner's turn policy: an untimed table is untimed for its owner only; anyone else who sits,
-        admitted or not, plays on the server's turn timer (nobody else may stall the owner's table)."""
+        """Untimed for its owner only: anyone else seated plays on the server's turn timer (no stalling)."""
         if self.turn_seconds is not None:
             return self.turn_seconds
         session = seat.session
