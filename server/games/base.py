@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from boneyard.server.games.tiles import Tile
 
@@ -42,6 +42,21 @@ def either(choices: Sequence[str]) -> str:
 
 Viewer = int | None
 """A seat number, or ``None`` for a spectator."""
+
+
+A = TypeVar("A")
+
+
+def forced(legal: Sequence[A]) -> A | None:
+    """A bot's shortcut: the only legal action, if there is one choice (``None``: the bot chooses);
+    ValueError if there is none (the view is not of the seat to move).
+
+    >>> forced(["pass"]), forced(["pass", "bid"])
+    ('pass', None)
+    """
+    if not legal:
+        raise ValueError("the viewer has no legal action")
+    return legal[0] if len(legal) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)

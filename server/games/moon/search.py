@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 
 from boneyard.server.games.determinize import Holder, sample_holdings
 from boneyard.server.games.moon import endgame, ismcts
-from boneyard.server.games.moon.actions import Action, Bid, Discard, NameTrump, Pass, Play
+from boneyard.server.games.moon.actions import Action, Bid, Discard, Pass, Play
 from boneyard.server.games.moon.bot import estimate
 from boneyard.server.games.moon.playout import (
     LOW,
@@ -59,6 +59,7 @@ from boneyard.server.games.moon.state import PLAYING, MoonState
 from boneyard.server.games.moon.view import MoonView
 from boneyard.server.games.moon.worlds import state_at, tiles_mask, worlds
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
+from boneyard.server.games.trickbots import choose_by_phase
 from boneyard.server.games.trickgame import best_move
 
 
@@ -181,18 +182,13 @@ class MoonSearchBot:
 
     def choose(self, view: MoonView, rng: random.Random) -> Action:
         """One of ``view.legal_actions`` (the view must be of the seat to move)."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("the viewer has no legal action")
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == "bidding":
-            return self._bid(view, rng)
-        if view.phase == "discarding":
-            return Discard(ALL_TILES[self._discard(view, rng)])
-        if view.phase == "naming_trump":
-            return NameTrump(TRUMPS[self._trump(view, rng)])
-        return Play(ALL_TILES[self._play(view, rng)])
+        return choose_by_phase(
+            view,
+            bid=lambda: self._bid(view, rng),
+            contract=lambda: TRUMPS[self._trump(view, rng)],
+            play=lambda: ALL_TILES[self._play(view, rng)],
+            others={"discarding": lambda: Discard(ALL_TILES[self._discard(view, rng)])},
+        )
 
     def _play(self, view: MoonView, rng: random.Random) -> int:
         me = view.viewer

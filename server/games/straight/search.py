@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from boneyard.server.games.base import forced
 from boneyard.server.games.determinize import Holder, sample_holdings
 from boneyard.server.games.straight.actions import Action, code_of
 from boneyard.server.games.straight.core import StraightCore
@@ -145,10 +146,8 @@ class StraightSearchBot:
     def choose(self, view: StraightView, rng: random.Random) -> Action:
         """One of ``view.legal_actions`` (the view must be of the seat to move)."""
         legal = view.legal_actions
-        if not legal:
-            raise ValueError("the viewer has no legal action")
-        if len(legal) == 1:
-            return legal[0]
+        if (only := forced(legal)) is not None:
+            return only
         me = view.viewer
         assert me is not None
         codes = [code_of(a) for a in legal]

@@ -42,6 +42,7 @@ from boneyard.server.games.texas42.state import OVER, PLAYING, TexasState
 from boneyard.server.games.texas42.view import TexasView
 from boneyard.server.games.texas42.worlds import state_at, worlds
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS
+from boneyard.server.games.trickbots import choose_by_phase
 from boneyard.server.games.trickgame import best_move
 from boneyard.server.games.tricks import NELLO, NO_TRUMP
 
@@ -103,16 +104,12 @@ class TexasSearchBot:
 
     def choose(self, view: TexasView, rng: random.Random) -> Action:
         """One of ``view.legal_actions`` (the view must be of the seat to move)."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("the viewer has no legal action")
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == "bidding":
-            return self._bid(view, rng)
-        if view.phase == "naming_trump":
-            return NameTrump(CONTRACTS[self._trump(view, rng)])
-        return Play(ALL_TILES[self._play(view, rng)])
+        return choose_by_phase(
+            view,
+            bid=lambda: self._bid(view, rng),
+            contract=lambda: CONTRACTS[self._trump(view, rng)],
+            play=lambda: ALL_TILES[self._play(view, rng)],
+        )
 
     def _play(self, view: TexasView, rng: random.Random) -> int:
         me = view.viewer
