@@ -88,6 +88,11 @@ async def until(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 2
     await pilot.pause()
 
 
+def moon_moved(app: Any, mirror: Any, before: tuple[int, str, int]) -> bool:
+    """A Moon move was made since ``before`` (the hand's size, the phase, the log's length then)."""
+    return (len(mirror.view.hand), mirror.view.phase, len(app._lines)) != before
+
+
 def my_turn(app: BoneyardApp) -> bool:
     mirror = app.controller.mirror
     return mirror is not None and mirror.my_turn and bool(mirror.view and mirror.view.legal_actions)
