@@ -54,7 +54,7 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, object]:
         )
         if value is not None
     }
-    fixed = None if "players" in model.model_fields else model().players
+    fixed = model.fixed_players()
     if fixed is not None and given.pop("players", fixed) != fixed:
         raise ValueError(f"{args.game} is played by exactly {fixed} players")
     try:
