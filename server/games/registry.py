@@ -75,11 +75,6 @@ class GameSpec:
         return options.players
 
     @property
-    def option_names(self) -> tuple[str, ...]:
-        """The options a table of this game takes (a game without ``players`` has a fixed number)."""
-        return tuple(self.options_type.model_fields)
-
-    @property
     def fixed_players(self) -> int | None:
         """The number of seats of a game that has no ``players`` option (Moon 3, Texas 42 4), else None."""
         return self.options_type.fixed_players()
