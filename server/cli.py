@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from boneyard.protocol.values import option_refusal
 from boneyard.protocol.wiregames import wire_game
 from boneyard.server.cluster import ClusterError
 from boneyard.server.games.registry import GAMES, game_spec
@@ -60,11 +61,10 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, object]:
     try:
         model.model_validate(given)
     except ValidationError as error:
-        first = error.errors(include_url=False)[0]
-        name = str(first["loc"][0]).replace("_", "-") if first["loc"] else ""
-        if first["type"] == "extra_forbidden":
-            raise ValueError(f"--{name} is not a {args.game} option") from None
-        raise ValueError(first["msg"]) from None
+        name, words = option_refusal(model, error, args.game)
+        if name and name not in model.model_fields:  # a flag of another game's option
+            raise ValueError(f"--{name.replace('_', '-')} is not a {args.game} option") from None
+        raise ValueError(words) from None
     return given
 
 
