@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, Strict
 
 from boneyard.protocol.fairness import TILES, DealRule
+from boneyard.protocol.options.moon import MoonOptions as MoonOptions
 from boneyard.protocol.play import (
     Action,
     BaseView,
@@ -31,32 +32,14 @@ from boneyard.protocol.tables import BaseCreateTable, BaseTable, seats_below
 from boneyard.protocol.values import (
     Bid,
     Count,
-    GameOptions,
     Score,
     Seat,
     Seq,
     Tile,
     TrickPlay,
     Trump,
-    in_words,
 )
 from boneyard.protocol.wiregames import WireGame, register_wire_game
-
-
-class MoonOptions(GameOptions):
-    """Three-Player Moon table options (docs/RULES.md M5, M13)."""
-
-    all_pass: Literal["redeal", "force_last"] = "redeal"
-    """What happens when all three pass: redeal, or the last to speak must bid."""
-    target: Annotated[
-        int, Strict(), Field(ge=1, le=1000), in_words("target must be a whole number from 1 to 1000")
-    ] = 21
-    """The score that wins the game."""
-
-    @property
-    def players(self) -> int:
-        """Moon is always three players."""
-        return 3
 
 
 class MoonTable(BaseTable):

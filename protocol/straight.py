@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, Strict, model_validator
-from pydantic_core import PydanticCustomError
 
 from boneyard.protocol.fairness import DealRule
+from boneyard.protocol.options.straight import StraightOptions as StraightOptions
 from boneyard.protocol.play import (
     Action,
     BaseView,
@@ -30,49 +30,17 @@ from boneyard.protocol.play import (
 from boneyard.protocol.recordbase import BaseHand, BaseRecord, Entry, Hands, PassEntry
 from boneyard.protocol.tables import BaseCreateTable, BaseTable, seats_below
 from boneyard.protocol.values import (
-    PARTNERSHIP_PLAYERS,
     Bool,
     Count,
     End,
-    GameOptions,
     Pip,
     Score,
     Seat,
     Seq,
     Tile,
     WireModel,
-    check_partnerships,
-    in_words,
 )
 from boneyard.protocol.wiregames import WireGame, register_wire_game
-
-
-class StraightOptions(GameOptions):
-    """Straight Dominoes table options (docs/RULES.md S1, S13)."""
-
-    players: Annotated[int, Strict(), Field(ge=2, le=4), in_words("players must be 2, 3 or 4")] = 4
-    """Number of seats, 2..4."""
-    partnerships: Bool | None = None
-    """Seats 0+2 against 1+3; only with 4 players. ``null`` means the default: on for 4 players."""
-    target: Annotated[
-        int, Strict(), Field(ge=1, le=10_000), in_words("target must be a whole number from 1 to 10000")
-    ] = 250
-    """The score that wins the game."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "if": {"properties": {"partnerships": {"const": True}}, "required": ["partnerships"]},
-            "then": {"properties": {"players": {"const": PARTNERSHIP_PLAYERS}}},
-        }
-    )
-
-    @model_validator(mode="after")
-    def _partnerships_need_four(self) -> StraightOptions:
-        try:
-            check_partnerships(self.players, self.partnerships)
-        except ValueError as error:
-            raise PydanticCustomError("invalid_options", str(error)) from None
-        return self
 
 
 class StraightTable(BaseTable):

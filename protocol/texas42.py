@@ -15,6 +15,7 @@ from pydantic import Field, Strict
 
 from boneyard.protocol.fairness import DealRule
 from boneyard.protocol.moon import HandThrownIn, MoonPlayEntry, MoonTilePlayed
+from boneyard.protocol.options.texas42 import TexasOptions as TexasOptions
 from boneyard.protocol.play import (
     Action,
     BaseView,
@@ -31,7 +32,6 @@ from boneyard.protocol.values import (
     Bool,
     Contract,
     Count,
-    GameOptions,
     Score,
     Seat,
     Seq,
@@ -39,27 +39,8 @@ from boneyard.protocol.values import (
     Tile,
     TrickPlay,
     WireModel,
-    in_words,
 )
 from boneyard.protocol.wiregames import WireGame, register_wire_game
-
-
-class TexasOptions(GameOptions):
-    """Texas 42 table options (docs/RULES.md T5, T11, T12)."""
-
-    all_pass: Literal["force_last", "redeal"] = "force_last"
-    """When the first three pass: the fourth must bid, or (``redeal``) four passes throw the hand in."""
-    nello: Bool = False
-    """A bidder who won with a mark bid may name ``nello`` (to lose every trick, the partner sitting out)."""
-    target: Annotated[
-        int, Strict(), Field(ge=1, le=21), in_words("target must be a number of marks from 1 to 21")
-    ] = 7
-    """The marks that win the game."""
-
-    @property
-    def players(self) -> int:
-        """Texas 42 is always four players, in two partnerships."""
-        return 4
 
 
 class Texas42Table(BaseTable):

@@ -16,7 +16,8 @@ pydantic_core.ValidationError: a tile is [high, low]
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Literal, Self, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -236,9 +237,10 @@ def in_words(message: str) -> WrapValidator:
 
 
 class GameOptions(WireModel):
-    """Base of every game's table options (each game's wire module has its own): what the server's
-    middle and the clients ask of options whatever the game. Each game's model carries every constraint
-    on its options, with its message, so that validating it is the one check of options."""
+    """Base of every game's table options (each game's in ``boneyard.protocol.options``): what the
+    server's middle, the engines and the clients ask of options whatever the game. Each game's model
+    carries every constraint on its options, with its message, so that validating it is the one check of
+    options, and its values are what the engine plays by (immutable, so a value like any other)."""
 
     if TYPE_CHECKING:  # a property here would hide a game's ``players`` field (Straight's)
 
@@ -251,6 +253,56 @@ class GameOptions(WireModel):
         def target(self) -> int:
             """What wins the game (points, or Texas 42's marks): every game has the field."""
             ...
+
+    def as_dict(self) -> dict[str, object]:
+        """Every option by its wire name, defaults included and resolved: the ``options`` of a table
+        listing (``TableInfo``) and of a record (RECORD-FORMAT.md), which readers take as they are."""
+        return {**self.model_dump(), **self.resolved()}
+
+    def resolved(self) -> dict[str, object]:
+        """The options whose ``null`` stands for a default that depends on other options, as this
+        table plays them (Straight's ``partnerships``); none for most games."""
+        return {}
+
+    @classmethod
+    def fixed_players(cls) -> int | None:
+        """The number of seats of a game that has no ``players`` option (Moon 3, Texas 42 4), else None."""
+        return None if "players" in cls.model_fields else cls().players
+
+    @classmethod
+    def checked(cls, values: Mapping[str, object], game: str) -> Self:
+        """``values`` (a record's, a stored table's, an operator's) as the options of ``game``: the one
+        check of options; ValueError in one line of words otherwise (:func:`option_refusal`).
+
+        >>> from boneyard.protocol.options.moon import MoonOptions
+        >>> MoonOptions.checked({"target": 0}, "moon")
+        Traceback (most recent call last):
+        ValueError: target must be a whole number from 1 to 1000
+        >>> MoonOptions.checked({"players": 4}, "moon")
+        Traceback (most recent call last):
+        ValueError: moon is played by exactly 3 players
+        >>> MoonOptions.checked({"colour": "red"}, "moon")
+        Traceback (most recent call last):
+        ValueError: moon has no colour option (its options: all_pass, target)
+        """
+        try:
+            return cls.model_validate(dict(values))
+        except ValidationError as error:
+            raise ValueError(option_refusal(cls, error, game)[1]) from None
+
+
+def option_refusal(model: type[GameOptions], error: ValidationError, game: str) -> tuple[str, str]:
+    """What ``model`` (``game``'s options) refused first in ``error``: the option's name and, in words
+    that name it, what is wrong (an option of another game included)."""
+    first = error.errors(include_url=False)[0]
+    field = str(first["loc"][0]) if first["loc"] else ""
+    if first["type"] == "extra_forbidden":
+        fixed = model.fixed_players()
+        if field == "players" and fixed is not None:
+            return field, f"{game} is played by exactly {fixed} players"
+        return field, f"{game} has no {field} option (its options: {', '.join(model.model_fields)})"
+    words = str(first["msg"]).removeprefix("Value error, ")
+    return field, words if not field or words.startswith(field) else f"{field}: {words}"
 
 
 PARTNERSHIP_PLAYERS = 4

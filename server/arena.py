@@ -30,10 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
 from tqdm import tqdm
 
-from boneyard.protocol import CreateTable
 from boneyard.server import arenafile
 from boneyard.server.games.base import RandomDealer
 from boneyard.server.games.figures import Figures
@@ -252,13 +250,9 @@ def run_arena(
     return result
 
 
-_CREATE_TABLE: TypeAdapter[Any] = TypeAdapter(CreateTable)
-
-
 def table_options(game: str, given: Mapping[str, object]) -> tuple[int, dict[str, Any]]:
-    """``given`` checked as a client's ``create_table`` of ``game`` carries them: by the protocol's model
-    of the game's options, the one check; the table's players and every option (defaults filled in).
-    ValueError in words when they do not fit.
+    """``given`` checked by the protocol's model of the game's options, the one check; the table's
+    players and every option (defaults filled in). ValueError in words when they do not fit.
 
     >>> table_options("texas42", {"nello": True})
     (4, {'all_pass': 'force_last', 'nello': True, 'target': 7})
@@ -269,20 +263,8 @@ def table_options(game: str, given: Mapping[str, object]) -> tuple[int, dict[str
     Traceback (most recent call last):
     ValueError: target must be a whole number from 1 to 10000
     """
-    try:
-        table = _CREATE_TABLE.validate_python({"type": "create_table", "game": game, "options": dict(given)})
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = first["loc"][first["loc"].index("options") + 1 :] if "options" in first["loc"] else ()
-        if first["type"] == "extra_forbidden":
-            names = ", ".join(sorted(game_spec(game).option_names))
-            raise ValueError(f"{game} has no {where[0]} option (its options: {names})") from None
-        words = str(first["msg"]).removeprefix("Value error, ")
-        said = words if not where or words.startswith(str(where[0])) else f"option {where[0]}: {words}"
-        raise ValueError(said) from None
-    players: int = table.players
-    dumped: dict[str, Any] = table.options.model_dump()
-    return players, dumped
+    options = game_spec(game).options_from_dict(given)
+    return options.players, options.model_dump()
 
 
 def _add(result: ArenaResult, per_level: dict[str, LevelStats]) -> None:

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from boneyard.protocol.values import option_refusal
 from boneyard.protocol.wiregames import wire_game
 from boneyard.server.cluster import ClusterError
 from boneyard.server.games.registry import GAMES, game_spec
@@ -54,17 +55,16 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, object]:
         )
         if value is not None
     }
-    fixed = None if "players" in model.model_fields else model().players
+    fixed = model.fixed_players()
     if fixed is not None and given.pop("players", fixed) != fixed:
         raise ValueError(f"{args.game} is played by exactly {fixed} players")
     try:
         model.model_validate(given)
     except ValidationError as error:
-        first = error.errors(include_url=False)[0]
-        name = str(first["loc"][0]).replace("_", "-") if first["loc"] else ""
-        if first["type"] == "extra_forbidden":
-            raise ValueError(f"--{name} is not a {args.game} option") from None
-        raise ValueError(first["msg"]) from None
+        name, words = option_refusal(model, error, args.game)
+        if name and name not in model.model_fields:  # a flag of another game's option
+            raise ValueError(f"--{name.replace('_', '-')} is not a {args.game} option") from None
+        raise ValueError(words) from None
     return given
 
 
@@ -73,7 +73,7 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if args.games < 0:
         parser.error("--games must be 0 or more")
     try:
-        options = spec.options_from_dict(_simulate_options(args))
+        options = spec.options_from_dict({**_simulate_options(args), **dict(args.option)})
     except (ValueError, TypeError) as error:
         parser.error(str(error))
     records = simulate(spec, options, args.games, args.seed)
@@ -100,6 +100,19 @@ def _option(text: str) -> tuple[str, object]:
     except json.JSONDecodeError:
         parsed = value
     return name, parsed
+
+
+def _add_option_flag(parser: argparse.ArgumentParser) -> None:
+    """``--option NAME=VALUE``: any option of the game's options model, a new one included."""
+    parser.add_argument(
+        "--option",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a table option of the game, as create_table takes it (e.g. nello=true, all_pass=redeal); "
+        "repeat for more",
+    )
 
 
 def _run_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -349,6 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--nello", action="store_true", help="texas42: a mark bid may name nello (default off)")
     sim.add_argument("--target", type=int, help=_TARGET_HELP)
+    _add_option_flag(sim)
     sim.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     sim.set_defaults(run=_run_simulate)
 
@@ -369,15 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         help="straight with 4 players: seats 0+2 against 1+3 (default on)",
     )
-    arena.add_argument(
-        "--option",
-        type=_option,
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a table option of the game, as create_table takes it (e.g. nello=true, all_pass=redeal); "
-        "repeat for more",
-    )
+    _add_option_flag(arena)
     arena.add_argument("--games", type=int, default=100, help="duplicate games (default 100)")
     arena.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
     arena.add_argument("--target", type=int, help=_TARGET_HELP)

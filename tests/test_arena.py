@@ -108,7 +108,10 @@ def test_the_command_line_prints_the_table() -> None:
             ["--game", "texas42", "--bots", "basic", "--option", "target=22"],
             "target must be a number of marks from 1 to 21",
         ),
-        (["--game", "texas42", "--bots", "basic", "--option", "all_pass=x"], "option all_pass: Input should"),
+        (
+            ["--game", "texas42", "--bots", "basic", "--option", "all_pass=x"],
+            "all_pass must be 'force_last' or 'redeal'",
+        ),
         (["--game", "texas42", "--bots", "basic", "--option", "nello"], "'nello' is not NAME=VALUE"),
         (["--game", "straight", "--bots", "basic,basic", "--option", "players=3"], "2 levels for 3 players"),
         (["--game", "straight", "--bots", "basic", "--option", "players=five"], "players: 'five' is not"),

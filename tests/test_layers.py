@@ -13,9 +13,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"protocol": "boneyard.protocol", "server": "boneyard.server", "clients": "boneyard.clients"}
 
-PROTOCOL_VALUES = ("boneyard.protocol.values", "boneyard.protocol.fairness")
+PROTOCOL_VALUES = ("boneyard.protocol.values", "boneyard.protocol.fairness", "boneyard.protocol.options")
 """What ``server/games`` (pure rules and bots) may import of ours besides itself: protocol's value types,
-and the deal algorithm (``boneyard-deal/1``, standard library only) that the fair dealer draws from."""
+the deal algorithm (``boneyard-deal/1``, standard library only) that the fair dealer draws from, and each
+game's options model (``protocol/options/``: the one definition of its options, which the engine plays
+by; values, no messages)."""
 LOCAL_SERVER_STARTER = "boneyard.clients.cli.main"
 """The one client module that may import the server: it starts a local one in-process."""
 BELOW_THE_TABLES = ("boneyard.server.storage", "boneyard.server.games")
@@ -146,6 +148,19 @@ def test_games_import_at_most_protocol_values() -> None:
         if under(name, "boneyard.server.games")
         for target in ours(name)
         if not under(target, "boneyard.server.games", *PROTOCOL_VALUES)
+    }
+    assert not wrong
+
+
+def test_protocol_values_import_no_messages() -> None:
+    """What the games may import holds values only: it imports nothing of ours but other values (so a
+    game's engine never drags the messages, the codec or the registry of the wire in)."""
+    wrong = {
+        (name, target)
+        for name in MODULES
+        if under(name, *PROTOCOL_VALUES)
+        for target in ours(name)
+        if not under(target, *PROTOCOL_VALUES)
     }
     assert not wrong
 

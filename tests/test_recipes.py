@@ -1,17 +1,17 @@
 """docs/ARCHITECTURE.md's recipes "A new game" and "A new game option", checked against the code where
 a test can: the files a recipe names exist (``<game>`` for each game that has them), the test game's
-files are exactly those the recipe names, both registries list the same games, each game's two option
-lists agree, and no new per-game branch appears outside the games' own modules."""
+files are exactly those the recipe names, both registries list the same games, each game's one options
+model is its engine's, and no new per-game branch appears outside the games' own modules."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 
 from boneyard.protocol.wiregames import wire_game, wire_games
+from boneyard.server.games.base import RandomDealer
 from boneyard.server.games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,13 +56,21 @@ def test_the_server_and_the_wire_know_the_same_games() -> None:
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_a_games_engine_options_and_wire_options_are_the_same_options(game: str) -> None:
-    """ "A new game option": the option's field in the wire model and in the engine's options."""
+def test_a_game_has_one_options_model_which_its_engine_plays_by(game: str) -> None:
+    """ "A new game option": the option's field in the game's options model only; the engine's options are
+    that model (``protocol/options/<game>.py``), which the wire re-exports and the records carry."""
     spec, model = GAMES[game], wire_game(game).options
-    assert {f.name for f in dataclasses.fields(spec.options_type)} == set(model.model_fields)
-    defaults = spec.options_type().as_dict()
-    assert model.model_validate(defaults).model_dump() == defaults
-    assert spec.players_of(spec.options_type()) == model.model_validate(defaults).players
+    assert spec.options_type is model
+    assert model.__module__ == f"boneyard.protocol.options.{game}"
+    engine = spec.new_game(model(), RandomDealer(1))
+    assert engine.record()["options"] == model().as_dict() == model.checked(model().as_dict(), game).as_dict()
+
+
+def test_every_file_the_new_option_recipe_names_exists() -> None:
+    named = paths(recipe("A new game option."))
+    assert "protocol/options/<game>.py" in named
+    for path in named:
+        assert (ROOT / path.replace("<game>", LAST_ADDED)).exists(), path
 
 
 def test_no_new_branch_on_a_games_name_outside_the_games_modules() -> None:

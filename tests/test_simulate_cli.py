@@ -51,6 +51,15 @@ def test_texas42_games_finish_with_their_options_and_replay() -> None:
         replay(record)
 
 
+def test_any_option_of_the_model_is_given_by_name(run_main: RunMain) -> None:
+    """``--option NAME=VALUE`` takes every option the game's model has, with no flag of its own."""
+    args = ["simulate", "--game", "texas42", "--seed", "2", "--option", "nello=true", "--option", "target=1"]
+    done = run_main(server_main, args)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["options"] == {"all_pass": "force_last", "nello": True, "target": 1}
+
+
 def test_another_seed_gives_other_games() -> None:
     a = run("--game", "moon", "--games", "3", "--seed", "1")
     b = run("--game", "moon", "--games", "3", "--seed", "2")
@@ -108,6 +117,11 @@ def test_simulated_records_verify_and_a_tampered_one_does_not(tmp_path: Path) ->
         (["--game", "moon", "--games", "x"], "invalid int value: 'x'"),
         (["--game", "moon", "--games", "-1"], "--games must be 0 or more"),
         (["--game", "moon", "--out", "/nonexistent-dir/x.jsonl"], "cannot write /nonexistent-dir/x.jsonl"),
+        (
+            ["--game", "moon", "--option", "colour=red"],
+            "moon has no colour option (its options: all_pass, target)",
+        ),
+        (["--game", "texas42", "--option", "nello=maybe"], "nello must be true or false"),
     ],
 )
 def test_bad_arguments_give_a_one_line_error_and_exit_2(

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from boneyard.server.lobby import Lobby
     from boneyard.server.metrics import ClusterMetrics
     from boneyard.server.records import GameRecord
+    from boneyard.server.routes import Command
 
 log = logging.getLogger("boneyard.cluster")
 
@@ -115,7 +116,7 @@ class HomeSide:
         """Each homed player's remote places, by player id and table id (and by table)."""
         self._former: dict[str, set[str]] = {}
         """The nodes that owned one of a player's tables before it moved, by player id."""
-        self._held: dict[str, list[tuple[Link, Any]]] = {}
+        self._held: dict[str, list[tuple[Link, Command]]] = {}
         """A player's commands waiting behind a look-up of a table this node does not list yet, in
         the order they came, by player id."""
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -123,7 +124,7 @@ class HomeSide:
     def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
         self.lobby, self.commands, self.metrics = lobby, commands, metrics
 
-    def forwards(self, link: Link, session: Session, command: Any) -> bool:
+    def forwards(self, link: Link, session: Session, command: Command) -> bool:
         """Forward ``command`` to the owner if it names a table another node owns; whether it did (or
         holds it: behind a look-up of the table, or behind the player's earlier command that waits for
         one, so that a player's commands are handled in the order they were sent)."""
@@ -155,13 +156,13 @@ class HomeSide:
             owner = self._owners.owner_of(table_id)
         return owner
 
-    def _command_item(self, session: Session, token: str | None, frame: bytes) -> list[Any]:
+    def _command_item(self, session: Session, token: str | None, frame: bytes) -> list[object]:
         """A command of ``session`` to a table's owner, as :mod:`~boneyard.server.cluster.relay` says
         (its account too: the owner's relay session is signed in as the player is here)."""
         player = (session.player_id, session.name, self.name)
         return [COMMAND, *player, token, frame, session.folds, session.account]
 
-    def _forward(self, session: Session, command: Any, owner: str) -> None:
+    def _forward(self, session: Session, command: Command, owner: str) -> None:
         assert self.lobby is not None
         token = session.token
         if command.type in ("join", "take_seat"):
@@ -377,7 +378,7 @@ class HomeSide:
         session.deliver(body)
 
 
-def _frame(command: Any) -> bytes:
+def _frame(command: Command) -> bytes:
     """The command as its client sent it, encoded again (an ``act`` off the hot path has no model)."""
     if isinstance(command, HotAct):
         act = {

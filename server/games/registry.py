@@ -14,9 +14,10 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, get_args
+from typing import Any, get_args
 
 from boneyard.protocol.values import BotLevel
+from boneyard.protocol.values import GameOptions as GameOptions
 from boneyard.server.games import moon, straight, texas42
 from boneyard.server.games.base import Dealer, Engine
 from boneyard.server.games.figures import NO_FIGURES, ArenaFigures
@@ -32,19 +33,6 @@ LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 (``good`` at about a tenth of ``strong``'s time per move)."""
 
 
-class GameOptions(Protocol):
-    """What the server asks of a game's engine options, whatever the game."""
-
-    @property
-    def players(self) -> int:
-        """The number of seats (a field where the game lets it vary, else a property)."""
-        ...
-
-    def as_dict(self) -> dict[str, Any]:
-        """Every option, by its wire name."""
-        ...
-
-
 BotFn = Callable[[Any, random.Random], Any]
 """``bot(view, rng) -> action``: it sees only what its seat may see; ``rng`` is its only chance."""
 
@@ -52,7 +40,9 @@ BotFn = Callable[[Any, random.Random], Any]
 @dataclass(frozen=True, slots=True)
 class GameSpec:
     name: str
-    options_type: type[Any]
+    options_type: type[GameOptions]
+    """The game's options model (``boneyard.protocol.options``): the one definition of its options, which
+    the engine plays by, the tables list and the records carry (``as_dict``)."""
     engine_type: Callable[..., Engine]
     """``engine_type(options, dealer, *, hold_deals=False)``."""
     action_from_record: Callable[[Mapping[str, Any]], Any]
@@ -76,30 +66,20 @@ class GameSpec:
             raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
         return self.searchers.get(level, self.bot)
 
-    def options_from_dict(self, values: Mapping[str, Any]) -> Any:
-        """Options from a record's or a client's dict; unknown names are an error."""
-        known = {f.name for f in dataclasses.fields(self.options_type)}
-        unknown = set(values) - known
-        if unknown:
-            raise ValueError(f"unknown {self.name} option(s): {', '.join(sorted(unknown))}")
-        return self.options_type(**values)
+    def options_from_dict(self, values: Mapping[str, object]) -> GameOptions:
+        """Options from a record's, a stored table's or an operator's dict, checked by the game's model;
+        ValueError in words otherwise (an unknown name included)."""
+        return self.options_type.checked(values, self.name)
 
     def players_of(self, options: GameOptions) -> int:
         return options.players
 
     @property
-    def option_names(self) -> frozenset[str]:
-        """The options a table of this game takes (a game without ``players`` has a fixed number)."""
-        return frozenset(f.name for f in dataclasses.fields(self.options_type))
-
-    @property
     def fixed_players(self) -> int | None:
         """The number of seats of a game that has no ``players`` option (Moon 3, Texas 42 4), else None."""
-        if "players" in self.option_names:
-            return None
-        return self.players_of(self.options_type())
+        return self.options_type.fixed_players()
 
-    def new_game(self, options: Any, dealer: Dealer, *, hold_deals: bool = False) -> Engine:
+    def new_game(self, options: GameOptions, dealer: Dealer, *, hold_deals: bool = False) -> Engine:
         """A new game (``hold_deals``: it rests after each hand until ``deal_next``; the deals, the
         events and the record are the same, only later)."""
         return self.engine_type(options, dealer, hold_deals=hold_deals)

@@ -147,7 +147,7 @@ def test_parse_commands() -> None:
         (["chess"], "game: create moon"),
         (["straight", "players=5"], "players must be 2, 3 or 4"),  # the model says
         (["moon", "players=4"], "players: moon is played by exactly 3 players"),
-        (["texas42", "nello=maybe"], "nello: input should be a valid boolean"),
+        (["texas42", "nello=maybe"], "nello must be true or false"),
         (["moon", "bots=1,2,3"], "bots: Moon has seats 0 to 2, not 3"),
         (["moon", "seat=5"], "seat: Moon has seats 0 to 2"),
         (["moon", "turn=0"], "turn: 5 to 3600 seconds"),

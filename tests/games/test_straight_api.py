@@ -54,7 +54,7 @@ def test_s1_s2_deal_sizes(players: int, bone: int) -> None:
 def test_options() -> None:
     assert StraightOptions().as_dict() == {"players": 4, "partnerships": True, "target": 250}
     assert StraightOptions(players=4, partnerships=False).as_dict()["partnerships"] is False
-    assert StraightOptions(players=2).partnerships is False
+    assert StraightOptions(players=2).teams is False and StraightOptions(players=2).partnerships is None
     for bad in ({"players": 1}, {"players": 5}, {"players": 3, "partnerships": True}, {"target": 0}):
         with pytest.raises(ValueError):
             StraightOptions(**bad)

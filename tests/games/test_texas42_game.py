@@ -108,7 +108,8 @@ def test_the_engine_hands_out_its_own_action_objects() -> None:
         ({"nello": 1}, "nello must be true or false"),
         ({"target": 0}, "target must be a number of marks from 1 to 21"),
         ({"target": 22}, "target must be"),
-        ({"players": 4}, "unknown texas42 option"),
+        ({"players": 4}, "texas42 is played by exactly 4 players"),
+        ({"colour": "red"}, "texas42 has no colour option"),
     ],
 )
 def test_bad_options_are_refused_in_words(options: dict[str, Any], message: str) -> None:

@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from duel_options import DuelOptions
+
 from boneyard.server.games.base import Dealer, Event, IllegalAction, Viewer, either
 from boneyard.server.games.events import GameOver, HandDealt, HandStarted, TilePlayed
 from boneyard.server.games.tiles import Tile, normalize
@@ -30,24 +32,6 @@ GAME = "duel"
 TILES: tuple[Tile, ...] = tuple((high, low) for high in range(1, 5) for low in range(1, high + 1))
 HAND_SIZE = 5
 SEATS = 2
-
-
-@dataclass(frozen=True, slots=True)
-class DuelOptions:
-    """The engine's options: the points that win."""
-
-    target: int = 3
-
-    def __post_init__(self) -> None:
-        if type(self.target) is not int or not 1 <= self.target <= 10:
-            raise ValueError(f"target must be an int from 1 to 10, not {self.target!r}")
-
-    @property
-    def players(self) -> int:
-        return SEATS
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"target": self.target}
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +193,8 @@ class DuelGame:
         events: list[Event] = [TrickWon(won, (led, answer), tuple(self.tricks))]
         if self.hands[0] or self.hands[1]:
             return events
-        self.scores = tuple(s + t for s, t in zip(self.scores, self.tricks, strict=True))
+        worth = 2 if self.options.double_points else 1
+        self.scores = tuple(s + worth * t for s, t in zip(self.scores, self.tricks, strict=True))
         self._log[-1]["scores"] = list(self.scores)
         events.append(HandScored(tuple(self.tricks), self.scores))
         best = max(self.scores)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, Strict
+from duel_options import DuelOptions as DuelOptions
+from duel_options import Target
+from pydantic import Field
 
 from boneyard.protocol.fairness import DealRule
 from boneyard.protocol.play import (
@@ -19,21 +21,8 @@ from boneyard.protocol.play import (
 )
 from boneyard.protocol.recordbase import BaseHand, BaseRecord, Entry, Hands
 from boneyard.protocol.tables import BaseCreateTable, BaseTable
-from boneyard.protocol.values import Count, GameOptions, Score, Seat, Seq, Tile, TrickPlay
+from boneyard.protocol.values import Count, Score, Seat, Seq, Tile, TrickPlay
 from boneyard.protocol.wiregames import WireGame
-
-Target = Annotated[int, Strict(), Field(ge=1, le=10)]
-
-
-class DuelOptions(GameOptions):
-    """Duel's options."""
-
-    target: Target = 3
-    """The points that win."""
-
-    @property
-    def players(self) -> int:
-        return 2
 
 
 class DuelTable(BaseTable):

@@ -19,9 +19,9 @@ boneyard.server.games.base.IllegalAction: you won the bid at 21: discard one of 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
+from boneyard.protocol.options.moon import MoonOptions as MoonOptions
 from boneyard.server.games.base import Dealer, Event, IllegalAction, either
 from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.moon import events as ev
@@ -62,27 +62,7 @@ _LOGGED: tuple[dict[int, tuple[tuple[tuple[int, Action, bool], ...], ...]], ...]
 holds every move until its record, so its entries are shared rather than a tuple per move per table."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoonOptions:
-    """Table options (docs/RULES.md M5, M13)."""
-
-    all_pass: Literal["redeal", "force_last"] = "redeal"
-    target: int = 21
-
-    def __post_init__(self) -> None:
-        if self.all_pass not in ("redeal", "force_last"):
-            raise ValueError(f"all_pass must be 'redeal' or 'force_last', not {self.all_pass!r}")
-        if type(self.target) is not int or self.target < 1:
-            raise ValueError(f"target must be a positive int, not {self.target!r}")
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"all_pass": self.all_pass, "target": self.target}
-
-    @property
-    def players(self) -> int:
-        """Moon is always three players."""
-        return 3
-
+_DEFAULTS = MoonOptions()
 
 MOON_KINDS = (RatedKind("moon", {}, 3),)
 """Moon is rated (and sought) as one kind: three players, each for themselves."""
@@ -100,7 +80,7 @@ class MoonGame(TrickGame[MoonState, Action, MoonView]):
     TURN_TO = ("bid", "discard", "name trump", "play")
 
     def __init__(
-        self, options: MoonOptions = MoonOptions(), dealer: Dealer | None = None, *, hold_deals: bool = False
+        self, options: MoonOptions = _DEFAULTS, dealer: Dealer | None = None, *, hold_deals: bool = False
     ) -> None:
         self._options = options
         state = MoonState(force_last=options.all_pass == "force_last", target=options.target)

@@ -19,9 +19,9 @@ boneyard.server.games.base.IllegalAction: the high bid is 84: bid 126 or pass
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import ClassVar
 
+from boneyard.protocol.options.texas42 import TexasOptions as TexasOptions
 from boneyard.server.games.base import Dealer, Event, IllegalAction, either
 from boneyard.server.games.kinds import RatedKind
 from boneyard.server.games.texas42 import events as ev
@@ -49,34 +49,7 @@ _NAMES = tuple(_CANONICAL[NameTrump(t)] for t in CONTRACTS)
 _PASS = _CANONICAL[Pass()]
 
 
-@dataclass(frozen=True, slots=True)
-class TexasOptions:
-    """Table options (docs/RULES.md T5, T11, T12).
-
-    >>> TexasOptions().as_dict()
-    {'all_pass': 'force_last', 'nello': False, 'target': 7}
-    """
-
-    all_pass: Literal["force_last", "redeal"] = "force_last"
-    nello: bool = False
-    target: int = 7
-
-    def __post_init__(self) -> None:
-        if self.all_pass not in ("redeal", "force_last"):
-            raise ValueError(f"all_pass must be 'force_last' or 'redeal', not {self.all_pass!r}")
-        if type(self.nello) is not bool:
-            raise ValueError(f"nello must be true or false, not {self.nello!r}")
-        if type(self.target) is not int or not 1 <= self.target <= 21:
-            raise ValueError(f"target must be a number of marks from 1 to 21, not {self.target!r}")
-
-    @property
-    def players(self) -> int:
-        """Always 4 (T1)."""
-        return SEATS
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"all_pass": self.all_pass, "nello": self.nello, "target": self.target}
-
+_DEFAULTS = TexasOptions()
 
 TEXAS42_KINDS = (RatedKind("texas42", {}, SEATS, ((0, 2), (1, 3))),)
 """Texas 42 is rated (and sought) as one kind: two partnerships, 0+2 against 1+3 (T1), whatever its
@@ -96,7 +69,7 @@ class Texas42Game(TrickGame[TexasState, Action, TexasView]):
 
     def __init__(
         self,
-        options: TexasOptions = TexasOptions(),
+        options: TexasOptions = _DEFAULTS,
         dealer: Dealer | None = None,
         *,
         hold_deals: bool = False,
