@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from boneyard.protocol.values import GameOptions
 from boneyard.server.games.base import Dealer, Event, IllegalAction, RandomDealer, Viewer
 from boneyard.server.games.events import HandDealt
 from boneyard.server.games.tiles import ALL_TILES, TILE_IDS, Tile, fmt, normalize
@@ -89,12 +90,6 @@ class TrickState:
 
 
 S = TypeVar("S", bound=TrickState)
-
-
-class RecordedOptions(Protocol):
-    """A game's options as its record holds them."""
-
-    def as_dict(self) -> dict[str, Any]: ...
 
 
 def best_move(moves: Sequence[int], roots: Iterable[S], judge: Callable[[S, S], float]) -> int:
@@ -341,7 +336,7 @@ class TrickGame(Generic[S, A, V]):
     # -- record --------------------------------------------------------------------------------
 
     @property
-    def options(self) -> RecordedOptions:
+    def options(self) -> GameOptions:
         raise NotImplementedError
 
     # -- views ---------------------------------------------------------------------------------
