@@ -1,4 +1,4 @@
-"""CPU per ``act`` in the table tier alone: commands decoded and handed to ``Commands``, no sockets.
+"""CPU per ``act`` in the table tier alone: commands decoded and handed to ``CommandSeam``, no sockets.
 
     python bench/bench_table_tier.py --actions 20000 [--pause] [--plain] [--target N] [--profile]
 
@@ -26,7 +26,7 @@ import msgpack
 
 from boneyard.protocol import COMMAND_LIMITS
 from boneyard.protocol.codec import decode_hot
-from boneyard.server.commands import Commands
+from boneyard.server.commands import CommandSeam
 from boneyard.server.host import ManualClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
@@ -61,7 +61,7 @@ class CountingLink:
         pass
 
 
-def in_process(**settings: Any) -> tuple[Lobby, Commands]:
+def in_process(**settings: Any) -> tuple[Lobby, CommandSeam]:
     """An in-memory lobby without sockets, dealt from a fixed seed, no rate limit, no wait for seeds."""
     base: dict[str, Any] = {"commands_per_second": 10_000, "command_burst": 10_000, "deal_seed_wait_ms": 0}
     lobby = Lobby(
@@ -70,7 +70,7 @@ def in_process(**settings: Any) -> tuple[Lobby, Commands]:
         MemoryRecordStore(100),
         ManualClock(),
     )
-    return lobby, Commands(lobby, msgpack.packb({"type": "hello"}))
+    return lobby, CommandSeam(lobby, msgpack.packb({"type": "hello"}))
 
 
 def main() -> None:

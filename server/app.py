@@ -27,8 +27,8 @@ from boneyard.protocol import (
 )
 from boneyard.server.backend import Backend, MemoryBackend, SQLiteBackend
 from boneyard.server.botrunner import BotRunner
-from boneyard.server.commands import Commands
-from boneyard.server.connection import Client, ServerContext
+from boneyard.server.commands import CommandSeam
+from boneyard.server.connection import ServerContext, SocketLink
 from boneyard.server.endpoints import Endpoints
 from boneyard.server.gckeeper import GcKeeper
 from boneyard.server.hello import SERVER_NAME, hello_body
@@ -87,7 +87,7 @@ class BoneyardServer:
         self.lobby: Lobby | None = None
         self._server: Server | None = None
         self._ctx: ServerContext | None = None
-        self._clients: set[Client] = set()
+        self._clients: set[SocketLink] = set()
         self._heartbeat: asyncio.Task[None] | None = None
         self._gc_keeper: asyncio.Task[None] | None = None
         self._gc = GcKeeper(self.settings.gc_freeze_seconds, lambda: len(self._clients))
@@ -145,7 +145,7 @@ class BoneyardServer:
         self.lobby.bots.start()
         hello = hello_body(settings, self.max_connections)
         decode_limits = dataclasses.replace(COMMAND_LIMITS, max_frame_bytes=settings.max_frame_bytes)
-        commands = Commands(self.lobby, hello, backend.account_book())
+        commands = CommandSeam(self.lobby, hello, backend.account_book())
         self._ctx = ServerContext(
             commands,
             settings,
@@ -254,12 +254,12 @@ class BoneyardServer:
         assert self._ctx is not None
         assert isinstance(ws, BoneyardConnection)  # the server creates only these (``create_connection``)
         try:
-            await self._serve(Client(ws, self._ctx))
+            await self._serve(SocketLink(ws, self._ctx))
         finally:
             # A close frame held for a commit goes out before websockets closes the connection itself.
             await self._ctx.outbox.written()
 
-    async def _serve(self, client: Client) -> None:
+    async def _serve(self, client: SocketLink) -> None:
         ws = client.ws
         if self._stopping:
             client.close_with(1012, "the server is restarting")
@@ -298,7 +298,7 @@ class BoneyardServer:
                     self._ping(client)
 
     @staticmethod
-    def _ping(client: Client) -> None:
+    def _ping(client: SocketLink) -> None:
         ws = client.ws
         if client.closing or not ws.is_open():
             return

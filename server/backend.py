@@ -27,7 +27,7 @@ from typing import Protocol
 
 from boneyard.server.accounts.book import AccountBook
 from boneyard.server.accounts.sqlite import load_book
-from boneyard.server.commands import Commands
+from boneyard.server.commands import CommandSeam
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Gate
@@ -69,7 +69,7 @@ class Backend(Protocol):
         """The accounts players sign in to (made once, before the commands)."""
         ...
 
-    async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
+    async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         """Put what is stored in the lobby (tables, sessions, ratings, ...) and connect what reads it;
         :class:`~server.storage.db.StorageError` (or the backend's own error) if it cannot be served."""
         ...
@@ -98,7 +98,7 @@ class MemoryBackend:
     def account_book(self) -> AccountBook:
         return AccountBook()
 
-    async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
+    async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         pass
 
     def unhealthy(self) -> str | None:
@@ -152,7 +152,7 @@ class SQLiteBackend:
     def account_book(self) -> AccountBook:
         return load_book(self.storage.journal, self._path)
 
-    async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
+    async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         storage = self.storage
         lobby.ratings = load_ratings(storage.journal, self._path)
         lobby.reports.journal = storage.journal

@@ -378,9 +378,6 @@ HANDLERS: dict[str, Handler[CommandSeam]] = {
 }
 """Each command type's handler, once identified. A handler replies, or raises :class:`CommandError`."""
 
-Commands = CommandSeam
-"""The seam's former name, for its importers outside the table tier (``app.py``, the cluster)."""
-
 OK_REPLIES = frozenset(command for command, reply in REPLIES.items() if reply == "ok") - {"act"}
 """CommandSeam whose success is answered with ``ok`` here (when they carry an ``id``). An ``act`` is
 answered by the match, right after the action's messages, so that the journal knows where they end."""

@@ -201,7 +201,3 @@ class SocketLink(FrameWriter):
         self._bad += 1
         if self._bad > BAD_FRAMES:
             self.close_with(1008, "too many undecodable frames")
-
-
-Client = SocketLink
-"""The former name (``app.py`` imports it): the server's half of a client's connection."""

@@ -42,7 +42,7 @@ from boneyard.server.storage.stored import StoredSession
 from boneyard.server.wire import error_body, plain_bodies
 
 if TYPE_CHECKING:
-    from boneyard.server.commands import Commands, Link
+    from boneyard.server.commands import CommandSeam, Link
     from boneyard.server.lobby import Lobby
     from boneyard.server.metrics import ClusterMetrics
     from boneyard.server.records import GameRecord
@@ -108,7 +108,7 @@ class HomeSide:
         self._relays = relays
         """The owner side's relay sessions (players of other nodes at this node's tables)."""
         self.lobby: Lobby | None = None
-        self.commands: Commands | None = None
+        self.commands: CommandSeam | None = None
         self.metrics: ClusterMetrics | None = None
         self.homed: dict[str, Session] = {}
         """This node's sessions at other nodes' tables, by player id."""
@@ -121,7 +121,7 @@ class HomeSide:
         the order they came, by player id."""
         self._tasks: set[asyncio.Task[Any]] = set()
 
-    def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
+    def attach(self, lobby: Lobby, commands: CommandSeam, metrics: ClusterMetrics) -> None:
         self.lobby, self.commands, self.metrics = lobby, commands, metrics
 
     def forwards(self, link: Link, session: Session, command: Command) -> bool:

@@ -44,7 +44,7 @@ from boneyard.server.cluster.writes import Writes
 from boneyard.server.session import Session
 
 if TYPE_CHECKING:
-    from boneyard.server.commands import Commands
+    from boneyard.server.commands import CommandSeam
     from boneyard.server.lobby import Lobby
     from boneyard.server.metrics import ClusterMetrics, Metrics
     from boneyard.server.settings import Settings
@@ -194,7 +194,7 @@ class ClusterNode:
     def account_book(self) -> AccountBook:
         return self.accounts.book
 
-    async def load(self, lobby: Lobby, commands: Commands, metrics: Metrics) -> None:
+    async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         commands.accounts.store = self.accounts
         lobby.ratings = self.ratings.book
         self.accounts.start()
@@ -204,7 +204,7 @@ class ClusterNode:
     def unhealthy(self) -> str | None:
         return None if self.connected else "not connected to the cluster"
 
-    async def attach(self, lobby: Lobby, commands: Commands, metrics: ClusterMetrics) -> None:
+    async def attach(self, lobby: Lobby, commands: CommandSeam, metrics: ClusterMetrics) -> None:
         """Serve the lobby's tables to the cluster and the cluster's tables to the lobby."""
         self.lobby, self.metrics = lobby, metrics
         self.tablelog.append_seconds = metrics.journal_seconds

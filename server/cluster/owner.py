@@ -28,7 +28,7 @@ from boneyard.server.cluster.relay import (
 )
 
 if TYPE_CHECKING:
-    from boneyard.server.commands import Commands
+    from boneyard.server.commands import CommandSeam
     from boneyard.server.lobby import Lobby
     from boneyard.server.table import Table
 
@@ -47,11 +47,11 @@ class OwnerSide:
         """Homes whose key expired (their players disconnected here) and that have not come back."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.lobby: Lobby | None = None
-        self.commands: Commands | None = None
+        self.commands: CommandSeam | None = None
         self.relays: dict[str, RelaySession] = {}
         """Players of other nodes at this node's tables, by player id."""
 
-    def attach(self, lobby: Lobby, commands: Commands) -> None:
+    def attach(self, lobby: Lobby, commands: CommandSeam) -> None:
         self.lobby, self.commands = lobby, commands
 
     async def on_inbox(self, msg: Msg) -> None:
