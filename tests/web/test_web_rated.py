@@ -21,6 +21,7 @@ async def test_a_signed_in_player_creates_a_rated_table_and_a_guests_box_is_off(
         await ana.wait_for_selector('#account .chip:has-text("signed in as Ana")')
         await ana.wait_for_selector("#lobby form.create")
         assert await ana.is_enabled(RATED)
+        assert await ana.is_enabled("form.seek-form input[name=rated]")
         await ana.select_option("select[name=turn_seconds]", "none")
         await ana.check(RATED)  # a rated table is timed: "no timer" goes
         assert await ana.input_value("select[name=turn_seconds]") == "30"
@@ -34,6 +35,7 @@ async def test_a_signed_in_player_creates_a_rated_table_and_a_guests_box_is_off(
         await who(guest, "guest", "bo")
         await guest.wait_for_selector(f'.table-row[data-table="{table_id}"] .chip:has-text("rated")')
         assert await guest.is_disabled(RATED)
+        assert await guest.is_disabled("form.seek-form input[name=rated]")  # seeking rated too
         assert await guest.is_enabled(UNTIMED)  # an unrated table may be untimed
         hint = guest.locator("#rated-hint")
         assert "Rated games are for signed-in players." in await hint.inner_text()

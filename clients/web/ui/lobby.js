@@ -5,6 +5,7 @@
 
 import { field, h, mount, select } from "./dom.js";
 import { GAME_CHOICES, gameOf } from "./games.js";
+import { ratedRefusal } from "./rated.js";
 import { SeekPanel } from "./seek.js";
 
 const LEVELS = ["basic", "good", "strong"];
@@ -45,17 +46,10 @@ export class Lobby {
     return form;
   }
 
-  /** Why this player may not create a rated table ("" when they may). */
-  whyNotRated() {
-    if (!(this.client.hello?.features ?? []).includes("ratings")) return "This server keeps no ratings.";
-    if (!this.client.welcome?.account) return "Rated games are for signed-in players.";
-    return "";
-  }
-
   /** The rated box: off with the reason for a guest; ticked, a timed table (rated games need a turn timer). */
   ratedRules(form) {
     const f = form.elements;
-    const why = this.whyNotRated();
+    const why = ratedRefusal(this.client);
     f.rated.disabled = why !== "";
     if (why) f.rated.checked = false;
     f.turn_seconds.querySelector("option[value=none]").disabled = f.rated.checked;
