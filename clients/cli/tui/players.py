@@ -73,8 +73,6 @@ class PlayersScreen(Screen[None]):
         self.kind = KINDS[0]
         self.page = 1
         self.pages = 1
-        self.shown: str | None = None
-        """Whose profile is shown."""
 
     @property
     def account(self) -> str | None:
@@ -168,7 +166,7 @@ class PlayersScreen(Screen[None]):
 
     def action_mine(self) -> None:
         if self.account is None:
-            self.shown = None
+            self.workers.cancel_group(self, "profile")  # a row's profile on its way must not replace this
             self.query_one("#profile", Static).update(SIGN_IN)
         else:
             self.show_profile(self.account)
@@ -179,7 +177,6 @@ class PlayersScreen(Screen[None]):
     async def _profile(self, player: str) -> None:
         reply = await self._asked({"type": "get_profile", "player": player})
         if reply is not None:
-            self.shown = reply.player
             self.query_one("#profile", Static).update("\n".join(profile_lines(reply)))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
