@@ -17,6 +17,8 @@ from boneyard.clients.cli.core.session import Client
 from boneyard.protocol.ratings import RatingKind
 
 KINDS: tuple[str, ...] = get_args(RatingKind)
+PAGE = 20
+"""Leaderboard entries asked for at a time."""
 
 
 def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
@@ -25,7 +27,7 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     profile.add_argument("--games", type=int, default=10, choices=range(1, 51), metavar="N", help="1-50 (10)")
     board = sub.add_parser("leaderboard", help="the established players of a kind of game, best first")
     board.add_argument("kind", choices=KINDS)
-    board.add_argument("--page", type=int, default=1, help="20 to a page, from 1")
+    board.add_argument("--page", type=int, default=1, help=f"{PAGE} to a page, from 1")
     for parser in (profile, board):
         parser.add_argument("--server", required=True, metavar="URL", help="e.g. ws://localhost:8765/")
 
@@ -35,13 +37,23 @@ def rating_text(rating: int, provisional: bool) -> str:
     return f"{rating}{'?' if provisional else ''}"
 
 
+def rating_words(rating: int, deviation: int, provisional: bool, width: int = 0) -> str:
+    """A rating with its deviation, ``1672? (±300)``, the rating right-aligned to ``width``: how every view
+    of the client (these lines, the full-screen client's players screen) shows one."""
+    return f"{rating_text(rating, provisional):>{width}} (±{deviation})"
+
+
+def leaderboard_title(reply: Any) -> str:
+    return f"{reply.kind}: {reply.total} established player{'s' if reply.total != 1 else ''}"
+
+
 def profile_lines(reply: Any) -> list[str]:
     lines = [reply.player]
     if not reply.ratings:
         lines.append("  no rated games yet")
     for r in reply.ratings:
         games = f"{r.games} game{'s' if r.games != 1 else ''}, {r.wins} won"
-        lines.append(f"  {r.kind:<13} {rating_text(r.rating, r.provisional):>6} (±{r.deviation})  {games}")
+        lines.append(f"  {r.kind:<13} {rating_words(r.rating, r.deviation, r.provisional, 6)}  {games}")
     if reply.games:
         lines.append(f"rated games ({len(reply.games)} of {reply.total}, newest first):")
     for g in reply.games:
@@ -54,9 +66,11 @@ def profile_lines(reply: Any) -> list[str]:
 
 
 def leaderboard_lines(reply: Any) -> list[str]:
-    lines = [f"{reply.kind}: {reply.total} established player{'s' if reply.total != 1 else ''}"]
-    for e in reply.entries:
-        lines.append(f"  {e.rank:>3}. {e.player:<24} {e.rating:>5} (±{e.deviation})  {e.games} games")
+    lines = [leaderboard_title(reply)]
+    for e in reply.entries:  # established ratings only: never a ``?``
+        lines.append(
+            f"  {e.rank:>3}. {e.player:<24} {rating_words(e.rating, e.deviation, False, 5)}  {e.games} games"
+        )
     return lines
 
 
@@ -71,7 +85,12 @@ async def run(args: argparse.Namespace) -> int:
             lines = profile_lines(await client.request(command))
         else:
             page = max(1, args.page)
-            command = {"type": "get_leaderboard", "kind": args.kind, "offset": (page - 1) * 20, "limit": 20}
+            command = {
+                "type": "get_leaderboard",
+                "kind": args.kind,
+                "offset": (page - 1) * PAGE,
+                "limit": PAGE,
+            }
             lines = leaderboard_lines(await client.request(command))
     except (OSError, CommandError) as error:
         print(f"boneyard: {error}", file=sys.stderr)

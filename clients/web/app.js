@@ -83,7 +83,7 @@ async function enter({ watch = true } = {}) {
     }
     return;
   }
-  show(new Lobby({ client, mirror, flash, onTable: toTable }));
+  show(new Lobby({ client, mirror, flash, onTable: toTable, onSignIn: signInInstead }));
   client.request({ type: "list_tables" }).catch(() => {});
 }
 
@@ -152,6 +152,12 @@ function nameForm(problem = null) {
     h("button", { type: "submit", value: "link" }, "Link and sign in")));
   mount(app, form);
   input.focus();
+}
+
+/** A guest who wants an account: the first screen again (a fresh page, no guest name kept). */
+function signInInstead() {
+  storage.removeItem("boneyard.name");
+  location.reload();
 }
 
 /** The header's account chip: who is signed in, and a link code for another device on request. */

@@ -1,4 +1,5 @@
-"""The lobby screen: the live table list, a create form checked field by field, join / watch, chat.
+"""The lobby screen: the live table list, a create form checked field by field, join / watch, chat;
+F2 (or the Players button) opens the players screen over it (leaderboards and profiles).
 
 The form's fields go through :func:`boneyard.clients.cli.ui.forms.validate_create`, the same checks
 as the typed ``create`` command, so a bad field is named in the status line and nothing is sent.
@@ -6,12 +7,16 @@ as the typed ``create`` command, so a bad field is named in the status line and 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Input, Label, Static
 
 from boneyard.clients.cli.tui.base import PlayScreen, log_widget
+from boneyard.clients.cli.tui.players import PlayersScreen
 from boneyard.clients.cli.ui.forms import FormError, validate_create
 from boneyard.protocol import TableInfo
 
@@ -43,6 +48,8 @@ def seats_text(table: TableInfo) -> str:
 class LobbyScreen(PlayScreen):
     """Every table of the server, kept current from the lobby's pushes."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f2", "players", "Players")]
+
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
             yield Static(Text("Boneyard · the lobby", "bold"), id="lobby-title")
@@ -61,11 +68,15 @@ class LobbyScreen(PlayScreen):
             with Horizontal(id="lobby-buttons"):
                 yield Button("Watch", id="watch", compact=True)
                 yield Button("Join first free seat", id="join", compact=True)
+                yield Button("Players (F2)", id="players", compact=True)
                 yield Button("Refresh", id="refresh", compact=True)
                 yield Button("Quit", id="quit", compact=True)
             yield log_widget(300)
         yield Static(id="status")
-        yield Input(placeholder="create moon bots=1,2 · join TABLE SEAT · watch TABLE · ? help", id="command")
+        yield Input(
+            placeholder="create moon bots=1,2 · join TABLE SEAT · watch TABLE · F2 players · ? help",
+            id="command",
+        )
 
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)
@@ -75,6 +86,12 @@ class LobbyScreen(PlayScreen):
             self.write(line)
         self.redraw()
         self.query_one("#command", Input).focus()
+
+    def on_screen_resume(self) -> None:
+        self.redraw()  # the lobby's news that came while a screen covered it
+
+    def action_players(self) -> None:
+        self.app.push_screen(PlayersScreen(self.boneyard.client))
 
     def redraw(self) -> None:
         if not self.ready:
@@ -125,6 +142,8 @@ class LobbyScreen(PlayScreen):
         table_id = self.selected()
         if event.button.id == "create":
             await self.create()
+        elif event.button.id == "players":
+            self.action_players()
         elif event.button.id == "refresh":
             await app.run_line("tables")
         elif event.button.id == "quit":

@@ -37,6 +37,7 @@ Commands: say TEXT · rules · ready · rematch · record · leave
           auto on|off · tables · quit
 In the lobby: create moon bots=1,2 turn=30 · join TABLE SEAT
           watch TABLE · or fill in the form and press Create
+          F2  players: leaderboards per kind, profiles (Esc back)
 Green tiles are the ones you may play; * marks Moon's trumps."""
 
 

@@ -4,6 +4,7 @@
 
 import { field, h, mount, select } from "./dom.js";
 import { SEEK_KINDS } from "./games.js";
+import { ratedRefusal } from "./rated.js";
 
 const WAITS = [["none", "never: wait for people"], [0, "at once"], [10000, "after 10 s"], [30000, "after 30 s"], [60000, "after 1 min"]];
 const kindText = (kind) => SEEK_KINDS.find(([k]) => k === kind)?.[1] ?? kind;
@@ -41,7 +42,8 @@ export class SeekPanel {
       h("div", { class: "two" },
         field("Bots fill the seats", select("bots_after_ms", WAITS, "none")),
         field("Bots", select("bot_level", [["basic", "basic"], ["good", "good"], ["strong", "strong"]], "basic"))),
-      h("label", { class: "check" }, h("input", { name: "rated", type: "checkbox" }), " Rated (signed-in players)"),
+      h("label", { class: "check", title: ratedRefusal(this.client) || null },
+        h("input", { name: "rated", type: "checkbox", disabled: ratedRefusal(this.client) !== "" }), " Rated (signed-in players)"),
       h("button", { type: "submit", class: "primary" }, "Seek"));
   }
 
