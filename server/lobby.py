@@ -171,6 +171,8 @@ class Lobby:
             check_signed_in(session)
             if turn_seconds is None:
                 raise CommandError("invalid_options", "a rated table has a turn timer")
+            if bots_only:  # its games would rate a bot level against itself
+                raise CommandError("invalid_options", "a rated table seats a player: bots only play unrated")
         invite = secrets.token_urlsafe(18) if command.private else None
         table = self.open_table(
             spec,

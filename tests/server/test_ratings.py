@@ -157,6 +157,9 @@ async def test_rated_tables_are_timed_and_for_signed_in_players(tmp_path: Path) 
             type="create_table", game="moon", seat=0, bots=[1, 2], rated=True, turn_seconds=None
         )
         assert untimed.type == "error" and untimed.code == "invalid_options"
+        bots_only = await ana.request(type="create_table", game="moon", seat=None, bots=[0, 1, 2], rated=True)
+        assert bots_only.type == "error" and bots_only.code == "invalid_options"
+        assert bots_only.message == "a rated table seats a player: bots only play unrated"
         created = await ana.request(
             type="create_table", game="moon", seat=0, bots=[1], turn_seconds=30, rated=True
         )
