@@ -199,6 +199,6 @@ async def test_a_page_loaded_again_mid_game_takes_its_seat_back() -> None:
         await play_to_the_end(page, at=1, then=reload)
         assert reloaded
         mark = await page.inner_text(".game-over .deal-mark")
-        assert mark.startswith("deal not checked")  # this page load never saw the commitment: no false alarm
+        assert mark.startswith("deal not checked")  # no hand was dealt after this page load
         assert await check_hidden_information(page, server.url, table_id, seeds=False) > 5
         assert page.errors == []  # type: ignore[attr-defined]

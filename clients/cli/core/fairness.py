@@ -16,7 +16,7 @@ played or discarded. When ``deal_revealed`` arrives it recomputes each hand it s
 ...     algorithm="boneyard-deal/1", commitment=commitment(bytes(32)), server_seed=server,
 ...     player_seeds=(None, None, None)))
 >>> witness.verdict.text()
-'deals verified (0 hands seen)'
+'deals not checked: no hand was seen from its deal'
 """
 
 from __future__ import annotations
@@ -52,7 +52,10 @@ class Verdict:
         return not self.problems
 
     def text(self) -> str:
-        """One line: ``deals verified (N hands seen)`` or ``deals NOT verified: ...``."""
+        """One line: ``deals verified (N hands seen)``, ``deals not checked: ...`` when no hand was seen
+        from its deal (joined or back with a fresh snapshot mid-hand), or ``deals NOT verified: ...``."""
+        if self.ok and not self.hands:
+            return "deals not checked: no hand was seen from its deal"
         if self.ok:
             return f"deals verified ({self.hands} hand{'' if self.hands == 1 else 's'} seen)"
         return "deals NOT verified: " + "; ".join(self.problems)

@@ -160,6 +160,11 @@ export class DealWitness {
         seen += 1;
       }
     }
+    if (problems.length === 0 && seen === 0) {  // the commitment came, but no hand dealt after it was seen whole
+      const text = "deal not checked: this page saw no hand from its deal";
+      this.verdict = { ok: false, unchecked: true, problems: [], hands: 0, text };
+      return this.verdict;
+    }
     const ok = problems.length === 0;
     const text = ok ? `deal verified (${seen} hand${seen === 1 ? "" : "s"} checked)` : `deal NOT verified: ${problems.join("; ")}`;
     this.verdict = { ok, unchecked: false, problems, hands: seen, text };
