@@ -82,6 +82,13 @@ def _ban(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _rename(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.accounts.sqlite import rename_account
 
+    if args.db is None and Settings().cluster is not None:  # a node's database holds no account of a cluster
+        print(
+            "boneyard-server: rename works on a database only, and BONEYARD_CLUSTER names a cluster:"
+            " a cluster's accounts cannot be renamed yet",
+            file=sys.stderr,
+        )
+        return 1
     return on_database(
         args, lambda path: print(f"{rename_account(path, args.name, args.new_name)} is now {args.new_name}")
     )
