@@ -36,8 +36,8 @@ from boneyard.server.records import MemoryRecordStore, RecordStore
 from boneyard.server.settings import Settings
 from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage
+from boneyard.server.storage.logged import NO_LOG, TableLog
 from boneyard.server.storage.restore import restore
-from boneyard.server.storage.store import NO_LOG, TableLog
 
 log = logging.getLogger("boneyard.server")
 

@@ -31,7 +31,7 @@ from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat
-from boneyard.server.storage.store import TableLog
+from boneyard.server.storage.logged import TableLog
 
 T = TypeVar("T", contravariant=True)
 """The table type a :class:`TableServer` serves (``Table``: this module is below it, imports it not)."""

@@ -36,7 +36,7 @@ from boneyard.server.records import RecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat
-from boneyard.server.storage.store import NO_LOG, TableLog
+from boneyard.server.storage.logged import NO_LOG, TableLog
 from boneyard.server.storage.stored import StoredSession, id_number
 from boneyard.server.table import Table
 from boneyard.server.wire import body_of

@@ -17,7 +17,7 @@ from boneyard.server.host import Clock
 from boneyard.server.logs import ids
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
-from boneyard.server.storage.store import TableLog
+from boneyard.server.storage.logged import TableLog
 from boneyard.server.storage.stored import StoredSession
 
 log = logging.getLogger("boneyard.lobby")

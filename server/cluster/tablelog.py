@@ -40,7 +40,8 @@ from boneyard.server.cluster.journal import Entry, Fenced, TableJournal
 from boneyard.server.cluster.leases import Lease, LeaseBook
 from boneyard.server.cluster.writes import RECORDS, Writes
 from boneyard.server.storage.crashlog import SeatEnds
-from boneyard.server.storage.store import LoggedSession, LoggedTable, TableRows, parsed_left, table_rows
+from boneyard.server.storage.logged import LoggedSession, LoggedTable
+from boneyard.server.storage.store import TableRows, parsed_left, table_rows
 from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
 from boneyard.server.wire import action_json
 

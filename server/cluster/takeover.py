@@ -38,8 +38,8 @@ from boneyard.server.cluster.relay import RelaySession
 from boneyard.server.cluster.tablelog import fold, stored_sessions
 from boneyard.server.games.registry import GameSpec
 from boneyard.server.session import Session
+from boneyard.server.storage.logged import TableLog
 from boneyard.server.storage.restore import restore
-from boneyard.server.storage.store import TableLog
 from boneyard.server.storage.stored import StoredSession, StoredTable
 
 if TYPE_CHECKING:

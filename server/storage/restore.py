@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from boneyard.server.games.registry import GameSpec, game_spec
 from boneyard.server.storage import crashlog
 from boneyard.server.storage.db import StorageError
-from boneyard.server.storage.store import TableLog
+from boneyard.server.storage.logged import TableLog
 from boneyard.server.storage.stored import StoredSession, StoredTable
 
 log = logging.getLogger("boneyard.storage")

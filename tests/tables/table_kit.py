@@ -24,7 +24,7 @@ from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat
 from boneyard.server.storage.crashlog import Ends, SeatEnds, ends_json, parsed_ends
-from boneyard.server.storage.store import LoggedSession, LoggedTable
+from boneyard.server.storage.logged import LoggedSession, LoggedTable
 from boneyard.server.storage.stored import StoredSeat, StoredSession, StoredTable
 from boneyard.server.table import Table
 from boneyard.server.wire import wire_action
