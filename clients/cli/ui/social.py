@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from boneyard.clients.cli.core.session import Client
-from boneyard.clients.cli.standings import KINDS, leaderboard_lines, profile_lines
+from boneyard.clients.cli.standings import KINDS, PAGE, leaderboard_lines, profile_lines
 from boneyard.clients.cli.ui.commands import SEEK_USAGE, InputError
 
 
@@ -65,7 +65,8 @@ async def run(controller: Speaker, name: str, args: list[str]) -> None:
         if not args or args[0] not in KINDS or (len(args) > 1 and not args[1].isdigit()):
             raise InputError(f"leaderboard {'|'.join(KINDS)} [PAGE]")
         page = int(args[1]) if len(args) > 1 else 1
-        command = {"type": "get_leaderboard", "kind": args[0], "offset": max(0, page - 1) * 20}
+        offset = max(0, page - 1) * PAGE
+        command = {"type": "get_leaderboard", "kind": args[0], "offset": offset, "limit": PAGE}
         controller.show(leaderboard_lines(await client.request(command)))
     elif name in ("mute", "unmute"):
         if len(args) != 1:
