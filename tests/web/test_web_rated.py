@@ -1,6 +1,7 @@
 """The browser's create form and rated tables (PROTOCOL.md section 5, "Rated games") in a real Chromium
 against a real server: a signed-in player's "Rated" box makes a rated, timed table (the form takes "no
-timer" away while it is ticked); a guest's box is off, with the reason and a way to sign in."""
+timer" away while it is ticked); a guest's box is off, with the reason and a way to sign in, and so are a
+rated table's seats in a guest's lobby."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ async def test_a_signed_in_player_creates_a_rated_table_and_a_guests_box_is_off(
         guest = await open_page(browser, page_url(server.url), None, DESKTOP)
         await who(guest, "guest", "bo")
         await guest.wait_for_selector(f'.table-row[data-table="{table_id}"] .chip:has-text("rated")')
+        takeover = guest.locator(f'.table-row[data-table="{table_id}"] button:has-text("Take over")')
+        assert await takeover.count() == 2  # the bots' seats: offered, but not to a guest, and why
+        assert await takeover.first.is_disabled()
+        assert await takeover.first.get_attribute("title") == "Rated games are for signed-in players."
         assert await guest.is_disabled(RATED)
         assert await guest.is_disabled("form.seek-form input[name=rated]")  # seeking rated too
         assert await guest.is_enabled(UNTIMED)  # an unrated table may be untimed

@@ -123,6 +123,9 @@ export class Lobby {
 
   row(t) {
     const name = gameOf(t.game).short(t);
+    const refusal = t.rated ? ratedRefusal(this.client) : "";  // a guest's seat at a rated table is refused
+    const seatButton = (text, cls, type, seat) => h("button", { class: cls, disabled: refusal !== "",
+      title: refusal || null, onclick: () => this.join(t, seat, type) }, text);
     return h("article", { class: "table-row", "data-table": t.table_id, "aria-label": `${name} table ${t.table_id}, ${t.status}` },
       h("header", {}, h("strong", {}, name), h("span", { class: ["status", t.status] }, t.status),
         t.private ? h("span", { class: "chip" }, "private") : null,
@@ -130,8 +133,8 @@ export class Lobby {
         h("span", { class: "muted" }, `target ${t.options.target} · ${t.turn_seconds ? `${t.turn_seconds} s turns` : "untimed"} · ${t.spectators} watching`)),
       h("ul", { class: "row-seats" }, t.seats.map((s) => h("li", {},
         s.name ? `${s.name}${s.bot ? ` (bot ${s.level ?? ""})` : ""}` : "open",
-        !s.name && !t.private ? h("button", { class: "small", onclick: () => this.join(t, s.seat, "join") }, "Sit") : null,
-        s.bot && !t.private ? h("button", { class: "small quiet", onclick: () => this.join(t, s.seat, "take_seat") }, "Take over") : null))),
+        !s.name && !t.private ? seatButton("Sit", "small", "join", s.seat) : null,
+        s.bot && !t.private ? seatButton("Take over", "small quiet", "take_seat", s.seat) : null))),
       h("button", { class: "small", onclick: () => this.onTable(t.table_id, { watch: true }) }, "Watch"));
   }
 
