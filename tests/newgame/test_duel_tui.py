@@ -1,0 +1,76 @@
+"""Duel in the full-screen client: the test game, registered by the tests only, is created from the app,
+drawn by its client module's board, played to its end by ``--auto`` against a bot on a real server over
+loopback, and ends on the game-over window, with no line of the app changed for it (issue 27)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import pytest
+from duel_client import DUEL_CLIENT
+from duel_kit import registered
+from textual.pilot import Pilot
+
+from boneyard.clients.cli.core import Client
+from boneyard.clients.cli.core.games import CLIENT_GAMES, register_client_game
+from boneyard.clients.cli.tui.app import BoneyardApp
+from boneyard.clients.cli.tui.screens import GameOverScreen
+from boneyard.clients.cli.tui.table import TableScreen
+from boneyard.clients.cli.tui.widgets import Board
+from boneyard.server.app import BoneyardServer
+from boneyard.server.settings import Settings
+
+
+@pytest.fixture
+def duel() -> Iterator[str]:
+    with registered() as name:
+        register_client_game(DUEL_CLIENT)
+        try:
+            yield name
+        finally:
+            CLIENT_GAMES.pop(name, None)
+
+
+@pytest.fixture
+async def url(duel: str) -> AsyncIterator[str]:
+    settings: dict[str, Any] = {
+        "host": "127.0.0.1", "port": 0, "durable": False, "bot_delay_seconds": 0, "log_level": "warning",
+        "hand_pause_seconds": 0, "bot_workers": 0, "deal_seed_wait_ms": 0,
+    }  # fmt: skip
+    async with BoneyardServer(Settings(**settings)) as server:
+        yield f"ws://127.0.0.1:{server.port}/"
+
+
+async def _until(pilot: Pilot[Any], check: Callable[[], bool], what: str) -> None:
+    try:
+        async with asyncio.timeout(40):  # a safety limit, not a measurement
+            while not check():
+                await pilot.pause(0.02)
+    except TimeoutError:
+        raise AssertionError(f"never happened: {what}") from None
+
+
+async def test_the_full_screen_client_plays_a_duel_to_the_end_against_a_bot(duel: str, url: str) -> None:
+    client = Client(url, "tester")
+    await client.connect()
+    boards: list[str] = []
+
+    async def startup(app: BoneyardApp) -> None:
+        table = {"game": duel, "options": {"target": 2}, "bots": [1], "turn_seconds": 60, "seat": 0}
+        await app.controller.create(table)
+
+    app = BoneyardApp(client, startup=startup, auto=True, pause=0, bell=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+
+        def drawn() -> bool:
+            if isinstance(app.screen, TableScreen):
+                boards.append(str(app.screen.query_one(Board).render()))
+            return isinstance(app.screen, GameOverScreen)
+
+        await _until(pilot, drawn, "the game-over window")
+        mirror = app.controller.mirror
+        assert mirror is not None and mirror.game_over is not None and mirror.table is not None
+        assert mirror.table.game == duel
+    assert any(board.startswith("trick ") for board in boards), boards[-3:]  # Duel's own board drew it
