@@ -8,39 +8,26 @@ import asyncio
 import io
 import re
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 import pytest
-from duel_client import DUEL_CLIENT
-from duel_kit import registered
+from duel_kit import duel_server, registered_with_client
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.output.plain_text import PlainTextOutput
 
 from boneyard.clients.cli.core import Client
-from boneyard.clients.cli.core.games import CLIENT_GAMES, register_client_game
 from boneyard.clients.cli.ui.app import LineUI
-from boneyard.server.app import BoneyardServer
-from boneyard.server.settings import Settings
 
 
 @pytest.fixture
 def duel() -> Iterator[str]:
-    with registered() as name:
-        register_client_game(DUEL_CLIENT)
-        try:
-            yield name
-        finally:
-            CLIENT_GAMES.pop(name, None)
+    with registered_with_client() as name:
+        yield name
 
 
 @pytest.fixture
 async def url(duel: str) -> AsyncIterator[str]:
-    settings: dict[str, Any] = {
-        "host": "127.0.0.1", "port": 0, "durable": False, "bot_delay_seconds": 0, "log_level": "warning",
-        "hand_pause_seconds": 0, "bot_workers": 0, "deal_seed_wait_ms": 3000,
-    }  # fmt: skip
-    async with BoneyardServer(Settings(**settings)) as server:
-        yield f"ws://127.0.0.1:{server.port}/"
+    async with duel_server(deal_seed_wait_ms=3000) as address:
+        yield address
 
 
 async def test_the_line_client_plays_a_duel_to_the_end_against_a_bot(duel: str, url: str) -> None:
