@@ -14,13 +14,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import nats
-from nats.js.errors import BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError
-from nats.js.kv import KeyValue
+from nats.js.errors import BucketNotFoundError
 
 from boneyard.server.accounts.book import code_hash, new_code
 from boneyard.server.accounts.names import account_key
 from boneyard.server.cluster import ClusterError
 from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET, account_entry, code_entry, decoded, encoded
+from boneyard.server.cluster.directory import Directory
 
 
 async def _said_once(error: Exception) -> None:
@@ -29,8 +29,9 @@ async def _said_once(error: Exception) -> None:
 
 
 @asynccontextmanager
-async def _accounts(url: str) -> AsyncIterator[KeyValue]:
-    """The cluster's accounts bucket, or :class:`ClusterError` in one line."""
+async def _accounts(url: str) -> AsyncIterator[Directory]:
+    """The cluster's accounts bucket (read and written directly: no mirror of it is needed here), or
+    :class:`ClusterError` in one line."""
     try:
         nc = await nats.connect(
             [server.strip() for server in url.split(",")],
@@ -43,47 +44,43 @@ async def _accounts(url: str) -> AsyncIterator[KeyValue]:
     except Exception as error:  # nats-py's: no servers, timeouts
         raise ClusterError(f"cannot reach the cluster at {url}: {error or type(error).__name__}") from None
     try:
+        js = nc.jetstream()
         try:
-            bucket = await nc.jetstream().key_value(ACCOUNTS_BUCKET)
+            bucket = await js.key_value(ACCOUNTS_BUCKET)
         except BucketNotFoundError:
             raise ClusterError(
                 f"the cluster at {url} has no accounts yet (no {ACCOUNTS_BUCKET} bucket)"
             ) from None
-        yield bucket
+        yield Directory(js, ACCOUNTS_BUCKET, bucket)
     finally:
         await nc.close()
 
 
-async def _entry(bucket: KeyValue, name: str, url: str) -> tuple[str, bytes, int]:
+async def _entry(accounts: Directory, name: str, url: str) -> tuple[str, bytes, int]:
     """The account ``name``'s key, stored value and revision; :class:`ClusterError` if there is none."""
     key = account_key(name)
-    try:
-        entry = await bucket.get(account_entry(key))
-    except KeyNotFoundError:
-        entry = None
-    if entry is None or entry.value is None or entry.revision is None:
+    stored = await accounts.revision(account_entry(key))
+    if stored is None:
         raise ClusterError(f"no account named {name!r} on the cluster at {url}")
-    return key, entry.value, entry.revision
+    return key, *stored
 
 
 async def set_banned_on_cluster(url: str, name: str, banned: bool) -> str:
     """Ban (or unban) the account ``name`` on the cluster at ``url``; its name as registered."""
-    async with _accounts(url) as bucket:
+    async with _accounts(url) as accounts:
         while True:
-            key, value, revision = await _entry(bucket, name, url)
+            key, value, revision = await _entry(accounts, name, url)
             account, _ = decoded(key, value)
-            try:
-                await bucket.update(account_entry(key), encoded(account, banned), last=revision)
-            except KeyWrongLastSequenceError:
-                continue  # changed on a node since it was read (a key added): again, on the latest
-            return account.name
+            if await accounts.update(account_entry(key), encoded(account, banned), revision) is not None:
+                return account.name
+            # changed on a node since it was read (a key added): again, on the latest value
 
 
 async def recovery_code_on_cluster(url: str, name: str, now: float, lasts: float) -> str:
     """A one-time code adding a key to the account ``name`` until ``now + lasts``, stored on the cluster
     at ``url`` (only its hash, as a node stores a link code)."""
-    async with _accounts(url) as bucket:
-        key, _, _ = await _entry(bucket, name, url)
+    async with _accounts(url) as accounts:
+        key, _, _ = await _entry(accounts, name, url)
         code = new_code()
-        await bucket.put(code_entry(code_hash(code)), json.dumps([key, now + lasts]).encode())
+        await accounts.put(code_entry(code_hash(code)), json.dumps([key, now + lasts]).encode())
         return code
