@@ -7,33 +7,20 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import AsyncIterator, Iterator
 
-import pytest
-from duel_kit import duel_server, registered_with_client
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.output.plain_text import PlainTextOutput
 
 from boneyard.clients.cli.core import Client
 from boneyard.clients.cli.ui.app import LineUI
 
-
-@pytest.fixture
-def duel() -> Iterator[str]:
-    with registered_with_client() as name:
-        yield name
+pytest_plugins = ["duel_fixtures"]  # the duel and duel_url fixtures
 
 
-@pytest.fixture
-async def url(duel: str) -> AsyncIterator[str]:
-    async with duel_server(deal_seed_wait_ms=3000) as address:
-        yield address
-
-
-async def test_the_line_client_plays_a_duel_to_the_end_against_a_bot(duel: str, url: str) -> None:
+async def test_the_line_client_plays_a_duel_to_the_end_against_a_bot(duel: str, duel_url: str) -> None:
     out = io.StringIO()
     with create_app_session(output=PlainTextOutput(out)):
-        client = Client(url, "tester")
+        client = Client(duel_url, "tester")
         await client.connect()
         ui = LineUI(client, colour=False, auto=True, exit_on_game_over=True)
 

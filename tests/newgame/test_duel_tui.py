@@ -5,11 +5,9 @@ loopback, and ends on the game-over window, with no line of the app changed for 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-from duel_kit import duel_server, registered_with_client
 from textual.pilot import Pilot
 
 from boneyard.clients.cli.core import Client
@@ -18,17 +16,7 @@ from boneyard.clients.cli.tui.screens import GameOverScreen
 from boneyard.clients.cli.tui.table import TableScreen
 from boneyard.clients.cli.tui.widgets import Board
 
-
-@pytest.fixture
-def duel() -> Iterator[str]:
-    with registered_with_client() as name:
-        yield name
-
-
-@pytest.fixture
-async def url(duel: str) -> AsyncIterator[str]:
-    async with duel_server(deal_seed_wait_ms=0) as address:
-        yield address
+pytest_plugins = ["duel_fixtures"]  # the duel and duel_url fixtures
 
 
 async def _until(pilot: Pilot[Any], check: Callable[[], bool], what: str) -> None:
@@ -40,8 +28,8 @@ async def _until(pilot: Pilot[Any], check: Callable[[], bool], what: str) -> Non
         raise AssertionError(f"never happened: {what}") from None
 
 
-async def test_the_full_screen_client_plays_a_duel_to_the_end_against_a_bot(duel: str, url: str) -> None:
-    client = Client(url, "tester")
+async def test_the_full_screen_client_plays_a_duel_to_the_end_against_a_bot(duel: str, duel_url: str) -> None:
+    client = Client(duel_url, "tester")
     await client.connect()
     boards: list[str] = []
 
