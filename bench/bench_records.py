@@ -10,7 +10,7 @@ from boneyard.protocol import RecordMessage
 from boneyard.server.games.base import RandomDealer
 from boneyard.server.games.registry import game_spec
 from boneyard.server.record_bodies import RecordBodies
-from boneyard.server.records import GameRecord, MemoryRecordStore, validated
+from boneyard.server.record_store import GameRecord, MemoryRecordStore, validated
 from boneyard.server.simulate import play_bots
 from boneyard.server.wire import body_of
 

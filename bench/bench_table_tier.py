@@ -30,7 +30,7 @@ from boneyard.server.commands import CommandSeam
 from boneyard.server.host import ManualClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
-from boneyard.server.records import MemoryRecordStore
+from boneyard.server.record_store import MemoryRecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.table import Table

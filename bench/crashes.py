@@ -37,7 +37,7 @@ from typing import Any
 import websockets
 
 from boneyard.protocol import COMMAND_ADAPTER, decode_server_message, encode
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = [

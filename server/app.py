@@ -38,7 +38,7 @@ from boneyard.server.machine import check_bindable, connection_cap, descriptor_l
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Outbox
 from boneyard.server.proxies import TrustedProxies
-from boneyard.server.records import RecordStore
+from boneyard.server.record_store import RecordStore
 from boneyard.server.settings import Settings
 from boneyard.server.storage.durable import Storage
 from boneyard.server.webfiles import bundled

@@ -32,7 +32,7 @@ from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
 from boneyard.server.outbox import Gate
 from boneyard.server.ratings.sqlite import load_ratings
-from boneyard.server.records import MemoryRecordStore, RecordStore
+from boneyard.server.record_store import MemoryRecordStore, RecordStore
 from boneyard.server.settings import Settings
 from boneyard.server.storage.db import StorageError
 from boneyard.server.storage.durable import Storage

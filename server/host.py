@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 from boneyard.server.ratings.book import RatingBook
-from boneyard.server.records import RecordStore
+from boneyard.server.record_store import RecordStore
 from boneyard.server.seats import Roster, Seat
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings

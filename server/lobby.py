@@ -32,7 +32,7 @@ from boneyard.server.rated import RatedTable, check_signed_in
 from boneyard.server.ratings.book import RatingBook
 from boneyard.server.ratings.kinds import Kind, kind_of
 from boneyard.server.record_bodies import RecordBodies
-from boneyard.server.records import RecordStore
+from boneyard.server.record_store import RecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat

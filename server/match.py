@@ -32,7 +32,7 @@ from boneyard.server.games.registry import GameOptions, GameSpec
 from boneyard.server.host import EngineAction, Room, Services
 from boneyard.server.logs import ids
 from boneyard.server.pause import HandBreak, HandPause
-from boneyard.server.records import validated
+from boneyard.server.record_store import validated
 from boneyard.server.seats import Seat
 from boneyard.server.session import Session
 from boneyard.server.turns import TurnTimer

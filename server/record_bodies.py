@@ -10,7 +10,7 @@ rate limit grows with its size (``Settings.reply_bytes_per_command``, see ``conn
 >>> from boneyard.protocol import decode_server_message
 >>> from boneyard.server.games.base import RandomDealer
 >>> from boneyard.server.games.registry import game_spec
->>> from boneyard.server.records import validated
+>>> from boneyard.server.record_store import validated
 >>> from boneyard.server.simulate import play_bots
 >>> from boneyard.server.wire import stamp
 >>> spec = game_spec("moon")

@@ -18,7 +18,7 @@ from tqdm import tqdm
 from boneyard.server.fairdeal import GameSeeds
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameSpec
-from boneyard.server.records import validated
+from boneyard.server.record_store import validated
 
 
 def play_bots(spec: GameSpec, engine: Engine, rng: random.Random) -> Engine:

@@ -58,7 +58,7 @@ CLUSTER = (
     "mirror",
     "home",
     "owner",
-    "records",
+    "record_bucket",
     "relay",
     "takeover",
     "tablelog",
@@ -73,7 +73,7 @@ CLUSTER = (
     "operator",
 )
 """``boneyard.server.cluster``, every module (a new one is added here: the test below checks the list)."""
-CLUSTER_PARTS = ("mirror", "home", "owner", "records")
+CLUSTER_PARTS = ("mirror", "home", "owner", "record_bucket")
 """What the node composes (through small typed protocols): none imports another part, nor the node."""
 SERVER_MIDDLE = {
     *(f"boneyard.server.{name}" for name in (*TABLE_TIER, *SOCKET_TIER)),

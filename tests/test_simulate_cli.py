@@ -12,7 +12,7 @@ import pytest
 from conftest import RunMain
 
 from boneyard.server.cli import main as server_main
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

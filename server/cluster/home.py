@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from boneyard.server.commands import CommandSeam, Link
     from boneyard.server.lobby import Lobby
     from boneyard.server.metrics import ClusterMetrics
-    from boneyard.server.records import GameRecord
+    from boneyard.server.record_store import GameRecord
     from boneyard.server.routes import Command
 
 log = logging.getLogger("boneyard.cluster")
@@ -76,7 +76,7 @@ class Owners(Protocol):
 
 
 class Records(Protocol):
-    """The cluster's finished records (:class:`~boneyard.server.cluster.records.ClusterRecords`)."""
+    """The cluster's finished records (:class:`~boneyard.server.cluster.record_bucket.ClusterRecords`)."""
 
     async def fetch(self, record_id: str) -> GameRecord | None: ...
 

@@ -9,7 +9,7 @@ Leases (one per node) and takeovers: :mod:`boneyard.server.cluster.leases`,
 :mod:`boneyard.server.cluster.takeover`.
 
 Finished records go to the key-value bucket ``boneyard-records`` before ``game_over`` reaches anyone
-(:mod:`boneyard.server.cluster.records`), so ``get_record`` answers on every node.
+(:mod:`boneyard.server.cluster.record_bucket`), so ``get_record`` answers on every node.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from boneyard.server.cluster.leases import OWNERS_BUCKET, LeaseBook
 from boneyard.server.cluster.mirror import LobbyMirror
 from boneyard.server.cluster.owner import OwnerSide
 from boneyard.server.cluster.ratings import RATINGS_BUCKET, ClusterRatings
-from boneyard.server.cluster.records import ClusterRecords
+from boneyard.server.cluster.record_bucket import ClusterRecords
 from boneyard.server.cluster.relay import REHOME, Bus, RelaySession, inbox, outbox
 from boneyard.server.cluster.tablelog import TOKENS_BUCKET, JournalLog
 from boneyard.server.cluster.takeover import Ownership

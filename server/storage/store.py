@@ -26,7 +26,7 @@ from typing import Any
 import msgpack
 
 from boneyard.protocol.values import CommandId
-from boneyard.server.records import GameRecord, validated
+from boneyard.server.record_store import GameRecord, validated
 from boneyard.server.storage.crashlog import SeatEnds, ends_json
 from boneyard.server.storage.journal import Journal
 from boneyard.server.storage.logged import LoggedSession, LoggedTable
@@ -208,7 +208,7 @@ class DurableLog:
 
 
 class SQLiteRecordStore:
-    """The :class:`~server.records.RecordStore` of a durable server: records live in the database.
+    """The :class:`~server.record_store.RecordStore` of a durable server: records live in the database.
 
     ``put`` queues the record with the game's last action, so both are committed before
     ``game_over`` (carrying the record's id) reaches anyone; ``get`` reads with the loop's own

@@ -14,7 +14,7 @@ from durability_kit import record_actions, seen_actions
 from nats.aio.client import Client as NATS
 
 from boneyard.server.cluster.journal import STREAM, TableJournal
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 if TYPE_CHECKING:
     from natsserver import NatsServer

@@ -19,7 +19,7 @@ from clusterkit import Node, Player, cluster, join_seats, not_subsequence
 from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.games.registry import game_spec
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from clusterkit import cluster, not_subsequence, play_on, sit_down
 from durability_kit import record_actions, seen_actions
 from server_oracle import check_connection
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 if TYPE_CHECKING:
     from natsserver import NatsServer

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from clusterkit import check_played, cluster, play_on, sit_down
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 if TYPE_CHECKING:
     from natsserver import NatsServer

@@ -15,7 +15,7 @@ from clusterkit import Node, Player, cluster, join_seats
 from server_oracle import check_connection, check_seed_secrecy
 from server_testkit import http_get, is_event
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 if TYPE_CHECKING:
     from natsserver import NatsServer

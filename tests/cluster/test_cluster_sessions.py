@@ -26,7 +26,7 @@ from server_testkit import is_event
 
 from boneyard.server.app import BoneyardServer
 from boneyard.server.cluster.leases import NODES_BUCKET
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.settings import Settings
 
 if TYPE_CHECKING:

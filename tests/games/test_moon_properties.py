@@ -30,7 +30,7 @@ from boneyard.server.games.moon import (
 )
 from boneyard.server.games.moon.rules import MOON_TILES, ids_of
 from boneyard.server.games.moon.state import BIDDING
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.games.tiles import ALL_TILES, Tile
 
 OPTIONS = st.builds(

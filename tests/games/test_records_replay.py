@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import OPTION_SETS, option_set_id
 
-from boneyard.server.games.records import ReplayError, replay
+from boneyard.server.games.record_replay import ReplayError, replay
 from boneyard.server.games.registry import game_spec
 from boneyard.server.simulate import simulate
 

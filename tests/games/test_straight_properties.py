@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boneyard.server.games.base import Event, IllegalAction, RandomDealer
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.games.straight import (
     Draw,
     HandDealt,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from boneyard.server.games.base import Engine, Event, IllegalAction, RandomDealer
-from boneyard.server.games.records import ReplayError, replay
+from boneyard.server.games.record_replay import ReplayError, replay
 from boneyard.server.games.registry import game_spec
 from boneyard.server.games.texas42 import ALL_ACTIONS, Bid, Texas42Game, TexasOptions, action_from_record
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from random_games import RecordingDealer, check_refusals, play_random
 
 from boneyard.server.games.base import Event, RandomDealer
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.games.texas42 import (
     Action,
     Bid,

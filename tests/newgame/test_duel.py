@@ -22,8 +22,8 @@ from test_server_games import play_game
 from boneyard.protocol import RECORD_ADAPTER, fairness
 from boneyard.protocol.codec import ProtocolError, decode_command
 from boneyard.server.arena import run_arena
-from boneyard.server.games.records import replay
-from boneyard.server.records import validated
+from boneyard.server.games.record_replay import replay
+from boneyard.server.record_store import validated
 from boneyard.server.simulate import simulate
 
 

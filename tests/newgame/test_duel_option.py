@@ -16,7 +16,7 @@ from server_testkit import Player, is_event, running_server
 from boneyard.protocol.spec import markdown
 from boneyard.protocol.spec.gen import outputs
 from boneyard.protocol.spec.schemas import json_schema
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 OPTION = "double_points"

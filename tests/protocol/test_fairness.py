@@ -19,9 +19,9 @@ from boneyard.protocol import fairness
 from boneyard.protocol.spec.gen import GUIDE, PROTOCOL_MD
 from boneyard.protocol.straight import straight_blocked
 from boneyard.server.fairdeal import GameSeeds
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.games.registry import game_spec
-from boneyard.server.records import validated
+from boneyard.server.record_store import validated
 from boneyard.server.simulate import play_bots
 
 

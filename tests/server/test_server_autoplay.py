@@ -7,7 +7,7 @@ import random
 
 from server_testkit import Player, choose, is_event, running_server
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 
 async def record_of(player: Player, record_id: str) -> dict:

@@ -10,7 +10,7 @@ import pytest
 from server_testkit import Player, is_event, running_server
 
 from boneyard.server.botmoves import bot_random
-from boneyard.server.games.records import RecordDealer, replay
+from boneyard.server.games.record_replay import RecordDealer, replay
 from boneyard.server.games.registry import game_spec
 
 TABLES = [

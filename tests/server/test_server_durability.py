@@ -29,7 +29,7 @@ from durability_kit import (
 )
 from server_testkit import Player, choose, is_event
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.storage.db import open_database
 from boneyard.server.storage.walcheck import check_wal
 

@@ -18,7 +18,7 @@ from server_testkit import Player, is_event, running_server
 from boneyard.protocol import fairness
 from boneyard.protocol.spec.gen import GUIDE
 from boneyard.server.games.dealers import KeyedDealer
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.games.registry import game_spec
 from boneyard.server.settings import Settings
 from boneyard.server.storage.db import MIGRATIONS

@@ -10,7 +10,7 @@ import pytest
 from server_oracle import check_connection
 from server_testkit import Player, is_event, running_server
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 from boneyard.server.games.registry import game_spec
 
 GAMES: list[tuple[str, dict[str, Any]]] = [

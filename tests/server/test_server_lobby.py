@@ -14,7 +14,7 @@ import pytest
 from durability_kit import durable
 from server_testkit import Player, http_get, is_event, running_server, turn_timers
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 
 async def test_healthz_and_metrics_answer_on_the_websocket_port() -> None:

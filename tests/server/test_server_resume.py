@@ -12,7 +12,7 @@ from typing import Any
 from durability_kit import ServerProcess, export, record_actions, seen_actions, server_on
 from server_testkit import Player, choose, is_event, running_server
 
-from boneyard.server.games.records import replay
+from boneyard.server.games.record_replay import replay
 
 
 def public_events(messages: list[Any], table_id: str) -> list[dict[str, Any]]:

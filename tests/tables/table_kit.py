@@ -19,7 +19,7 @@ from boneyard.protocol import Action, ServerMessage, decode_server_message
 from boneyard.protocol.values import CommandId
 from boneyard.server.games.registry import game_spec
 from boneyard.server.host import ManualClock
-from boneyard.server.records import MemoryRecordStore
+from boneyard.server.record_store import MemoryRecordStore
 from boneyard.server.session import Session
 from boneyard.server.settings import Settings
 from boneyard.server.spectators import SpectatorChat

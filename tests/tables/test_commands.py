@@ -11,7 +11,7 @@ from boneyard.server.commands import CommandSeam
 from boneyard.server.host import ManualClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
-from boneyard.server.records import MemoryRecordStore
+from boneyard.server.record_store import MemoryRecordStore
 from boneyard.server.session import Session
 from boneyard.server.wire import body_of
 

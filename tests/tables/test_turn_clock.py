@@ -22,7 +22,7 @@ from boneyard.server.commands import CommandSeam
 from boneyard.server.host import ManualClock
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
-from boneyard.server.records import MemoryRecordStore
+from boneyard.server.record_store import MemoryRecordStore
 from boneyard.server.storage.restore import restore
 from boneyard.server.table import Table
 

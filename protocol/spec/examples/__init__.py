@@ -10,7 +10,7 @@ from boneyard.protocol.spec.examples.base import Example
 from boneyard.protocol.spec.examples.deals import DEAL_EXAMPLES
 from boneyard.protocol.spec.examples.pause import PAUSE_EXAMPLES
 from boneyard.protocol.spec.examples.play import PLAY_EXAMPLES
-from boneyard.protocol.spec.examples.records import RECORD_EXAMPLES
+from boneyard.protocol.spec.examples.record_fetch import RECORD_EXAMPLES
 from boneyard.protocol.spec.examples.session import SESSION_EXAMPLES
 from boneyard.protocol.spec.examples.texas42 import TEXAS42_EXAMPLES
 

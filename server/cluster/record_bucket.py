@@ -12,7 +12,7 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
 from boneyard.server.cluster.writes import RECORDS, Writes
-from boneyard.server.records import GameRecord, MemoryRecordStore, validated
+from boneyard.server.record_store import GameRecord, MemoryRecordStore, validated
 
 
 class ClusterRecords:
