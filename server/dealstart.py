@@ -9,6 +9,7 @@ seat has given one or the wait is over.
 
 from __future__ import annotations
 
+import math
 from typing import Protocol
 
 from boneyard.server.fairdeal import GameSeeds
@@ -39,13 +40,15 @@ class Dealing(Protocol):
 class DealStart:
     """The commitment and the players' seeds of one game, until its first deal."""
 
-    __slots__ = ("game", "room", "seeds", "server")
+    __slots__ = ("_closes_at", "game", "room", "seeds", "server")
 
     def __init__(self, server: Services, room: Room, game: Dealing, seeds: GameSeeds) -> None:
         self.server = server
         self.room = room
         self.game = game
         self.seeds = seeds
+        self._closes_at: float | None = None
+        """Clock time the wait for the seeds ends (``None``: not waiting)."""
 
     def seed_seats(self) -> list[int]:
         """The seats that may contribute a seed: those a human holds."""
@@ -62,6 +65,7 @@ class DealStart:
         """Deal once the players' seeds are in, or their wait is over (at once if nobody is waited for)."""
         wait = self._wait_ms()
         if wait and not self.server.stopping:
+            self._closes_at = self.server.clock.time() + wait / 1000
             self.game.turns.later(wait / 1000, self.game.first_deal)
         else:
             self.game.first_deal()
@@ -78,14 +82,23 @@ class DealStart:
 
     def deal_messages(self, session: Session) -> None:
         """For someone arriving while the game runs, or coming back to it with a fresh ``snapshot``: its
-        commitment and the seeds contributed so far (without them, a client cannot check the reveal)."""
+        commitment and the seeds contributed so far (without them, a client cannot check the reveal).
+        Its ``wait_ms`` is what is left of the wait, so that a player back during it still gives a seed
+        (0 for one whose seat has given one already: nothing is waited for from it)."""
         seeds = self.seeds
         if not seeds.fair:
             return
-        session.deliver(self._commitment(0))
+        seats = self.game.seats
+        given = any(seat.session is session and seeds.players[seat.index] is not None for seat in seats)
+        session.deliver(self._commitment(0 if given else self._wait_left_ms()))
         for seat, seed in enumerate(seeds.players):
             if seed is not None:
                 session.deliver(seeds.contributed_body(self.room.table_id, seat))
+
+    def _wait_left_ms(self) -> int:
+        if self.seeds.dealt or self._closes_at is None:
+            return 0
+        return max(0, math.ceil((self._closes_at - self.server.clock.time()) * 1000))
 
     def _commitment(self, wait_ms: int) -> bytes:
         return self.seeds.commitment_body(self.room.table_id, self.game.number, self.seed_seats(), wait_ms)

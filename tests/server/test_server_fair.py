@@ -69,6 +69,7 @@ async def test_the_commitment_comes_first_and_every_seed_is_announced_and_used()
         await watcher.request(type="spectate", table_id=table_id)  # a latecomer gets it too
         late = await watcher.until(lambda m: m.type == "deal_commitment")
         assert late.commitment == commitment.commitment
+        assert 0 < late.wait_ms <= 10_000, "a latecomer during the wait is told what is left of it"
         assert (await ana.request(type="contribute_seed", table_id=table_id, seed=ANA)).type == "ok"
         again = await ana.request(type="contribute_seed", table_id=table_id, seed=BO)
         assert (again.type, again.code) == ("error", "seed_closed")
@@ -81,6 +82,10 @@ async def test_the_commitment_comes_first_and_every_seed_is_announced_and_used()
         await ana.until(is_event("hand_dealt"), timeout=5)
         closed = await ana.request(type="contribute_seed", table_id=table_id, seed=ANA)
         assert (closed.type, closed.code) == ("error", "seed_closed")
+        after = await Player.connect(server.url, "wyn")
+        await after.request(type="spectate", table_id=table_id)
+        assert (await after.until(lambda m: m.type == "deal_commitment")).wait_ms == 0, "no wait once dealt"
+        await after.close()
         record = await finish([ana, bo], table_id)
         await watcher.close()
     proof = record["fairness"]
@@ -111,6 +116,17 @@ async def test_a_resume_with_a_fresh_snapshot_gets_the_commitment_and_the_seeds_
         seed = await back.until(lambda m: m.type == "seed_contributed")
         assert again.commitment == commitment.commitment and (seed.seat, seed.seed) == (0, ANA)
         assert snapshot.seq < again.seq < seed.seq
+        # What is left of the wait, not 0: a client gives its seed only while the wait runs.
+        assert 0 < again.wait_ms <= 10_000
+        # ana, back in another shape after giving her seed (the deal still waits for bo's), is told
+        # there is nothing left to wait for from her.
+        ana_token, ana_seq = ana.token, ana.seq
+        await ana.close()
+        ana = await Player.connect(server.url, "ana", identify=False)
+        await ana.request(type="identify", name="ana", resume={"token": ana_token, "last_seq": ana_seq},
+                          accept=["turn_in_event"])  # fmt: skip
+        assert (await ana.until(lambda m: m.type == "deal_commitment")).wait_ms == 0
+        ana.token, ana.table_id, ana.seat = ana_token, table_id, 0
         assert (await back.request(type="contribute_seed", table_id=table_id, seed=BO)).type == "ok"
         back.token, back.table_id, back.seat = token, table_id, 1
         record = await finish([ana, back], table_id)
