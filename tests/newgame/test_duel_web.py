@@ -2,7 +2,8 @@
 by the create form (the server's ``hello.games``), created with a bot, played to its end by clicking lit
 tiles and drawn by the page's generic drawing (``ui/generic.js``, ``sdk/generic.js``), its final scores
 those of the server's record; a second page lists the table in its lobby and watches it, with no error in
-either console and every frame through the hidden-information oracle (issue 27)."""
+either console, every frame through the hidden-information oracle, and the record shown on the replay page
+(issue 27)."""
 
 from __future__ import annotations
 
@@ -109,4 +110,13 @@ async def test_a_duel_offered_created_and_played_to_its_end_in_the_browser(duel:
             assert mark == "deal not checked: this page does not know how this game deals"
         checked = await asyncio.gather(*(check_hidden_information(p, duel_url, table_id) for p in (ana, bo)))
         assert all(count > 0 for count in checked)
+
+        await bo.click(".game-over a:has-text('Replay')")  # the record: each hand's deal and plays in words
+        await bo.wait_for_selector("#replay .replay-where")
+        heading = f"{duel}: final {' – '.join(map(str, scores))}"
+        assert await bo.inner_text("#replay h1") == heading
+        assert await bo.inner_text("#replay .deal-mark") == mark
+        assert await bo.locator("#replay-board .replay-seat svg").count() == 10  # the first deal, face up
+        words = await bo.locator("#replay .replay-hand ol.log li").all_text_contents()
+        assert sum(" plays " in w for w in words) == 10 * len(hands)
         assert ana.errors == [] and bo.errors == []  # type: ignore[attr-defined]
