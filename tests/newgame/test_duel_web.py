@@ -28,6 +28,7 @@ from browserkit import (
     move,
     open_page,
     page_url,
+    screenshot,
 )
 from browserkit import play_to_the_end as play
 from server_testkit import Player
@@ -68,6 +69,8 @@ async def test_a_duel_offered_created_and_played_to_its_end_in_the_browser(duel:
         await expect(page.locator(".hand .tile")).to_have_count(held - 1)
         middle = page.locator(".centre .trick .trick-tile")
         shown.append((held - 1, await middle.evaluate_all("ts => ts.map(t => t.getAttribute('aria-label'))")))
+        if len(shown) == 2:
+            await screenshot(page, "duel-1440x900")  # the generic drawing, mid-hand
 
     async with chromium() as browser:
         ana = await open_page(browser, page_url(duel_url), "ana", DESKTOP)
