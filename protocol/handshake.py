@@ -16,6 +16,7 @@ from boneyard.protocol.envelope import CommandBase, ReplyBase, ServerMessageBase
 from boneyard.protocol.values import (
     Bool,
     Count,
+    GameName,
     Id,
     Int,
     Name,
@@ -114,6 +115,15 @@ Negotiated = Literal["turn_in_event"]
 ``hello.features``): they change the shape of what this connection is sent."""
 
 
+class GameOffer(WireModel):
+    """A game the server plays (``hello.games``)."""
+
+    game: GameName
+    """Its name on the wire: the ``game`` of its tables, ``create_table`` and messages."""
+    players: Positive
+    """The seats of its table created with its default options."""
+
+
 class Hello(ServerMessageBase):
     """The server's first message on every connection."""
 
@@ -144,6 +154,11 @@ class Hello(ServerMessageBase):
     "Fair deals")."""
     nonce: Nonce | None = None
     """Feature ``accounts``: fresh for this connection; an ``identify.sign_in`` signs it, once."""
+    # Optional: an older server does not send it (a client then offers the games it knows).
+    games: Annotated[Seq[GameOffer], Field(max_length=64)] = ()
+    """The games this server plays, in the order it offers them: a client lists them all for
+    ``create_table``, those it has no drawing for by their ``game`` (section 5, "Games a client does not
+    know")."""
 
 
 class Resume(WireModel):

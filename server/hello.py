@@ -16,6 +16,7 @@ from boneyard.protocol import (
     FEATURE_HAND_PAUSE,
     FEATURE_PRIVATE_TABLES,
     FEATURE_TURN_IN_EVENT,
+    GameOffer,
     Hello,
     Limits,
 )
@@ -26,6 +27,7 @@ from boneyard.protocol.ratings import FEATURE_RATINGS
 from boneyard.protocol.seeks import FEATURE_SEEKS
 from boneyard.protocol.values import MAX_HAND_PAUSE_MS
 from boneyard.server.connection import BAD_FRAMES
+from boneyard.server.games.registry import GAMES
 from boneyard.server.settings import Settings
 from boneyard.server.wire import body_of
 
@@ -56,6 +58,11 @@ def features(settings: Settings) -> tuple[str, ...]:
         return FEATURES
     log.warning("the deals come from a fixed seed (BONEYARD_SEED): predictable, for tests only")
     return (*FEATURES, FIXED_SEED)
+
+
+def games() -> tuple[GameOffer, ...]:
+    """``hello.games``: every game registered when the server starts, with its default seats."""
+    return tuple(GameOffer(game=spec.name, players=spec.options_type().players) for spec in GAMES.values())
 
 
 def hello_body(settings: Settings, max_connections: int) -> bytes:
@@ -95,5 +102,6 @@ def hello_body(settings: Settings, max_connections: int) -> bytes:
             limits=limits,
             heartbeat_seconds=settings.heartbeat_seconds,
             features=features(settings),
+            games=games(),
         )
     )

@@ -47,6 +47,16 @@ async def test_people_play_a_duel_to_the_end_seeing_only_their_own_tiles(duel: s
     assert checked >= len(record["hands"]) * len(TILES)  # every hand's deal reached its seats
 
 
+async def test_hello_names_every_game_the_server_plays_the_test_game_included(duel: str) -> None:
+    async with running_server() as server:
+        player = await Player.connect(server.url, "ana", identify=False)
+        hello = player.log[0]
+        await player.close()
+    assert hello.type == "hello"
+    offered = [(offer.game, offer.players) for offer in hello.games]
+    assert offered == [("moon", 3), ("straight", 4), ("texas42", 4), (duel, 2)]
+
+
 async def test_a_table_of_bots_is_listed_played_out_and_its_record_fetched(duel: str) -> None:
     async with running_server(seed=2) as server:
         watcher = await Player.connect(server.url, "watcher")

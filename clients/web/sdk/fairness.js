@@ -7,6 +7,8 @@ import { rulesOf } from "./games.js";
 
 export const ALGORITHM = "boneyard-deal/1";
 const HAND_SIZE = 7;
+/** The verdict's words on the deal of a game this client has no rules for (sdk/generic.js). */
+export const UNKNOWN_DEAL = "deal not checked: this page does not know how this game deals";
 
 /** The tile with id `id` (high (high + 1) / 2 + low) as [high, low]. */
 export function tileOf(id) {
@@ -161,7 +163,7 @@ export class DealWitness {
       }
     }
     if (problems.length === 0 && seen === 0) {  // the commitment came, but no hand dealt after it was seen whole
-      const text = "deal not checked: this page saw no hand from its deal";
+      const text = rulesOf(this.game).unknown ? UNKNOWN_DEAL : "deal not checked: this page saw no hand from its deal";
       this.verdict = { ok: false, unchecked: true, problems: [], hands: 0, text };
       return this.verdict;
     }

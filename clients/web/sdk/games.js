@@ -6,23 +6,12 @@
 // a hand is held in; isOver(view); and for the fair-deal check, inPlay(tile) (the tiles the game deals)
 // and chanceAfterBlocked (chance picks the first player again after a blocked hand).
 
+import { generic } from "./generic.js";
 import { moon } from "./moon.js";
 import { straight } from "./straight.js";
 import { texas42 } from "./texas42.js";
 
 export const GAMES = { moon, straight, texas42 };
 
-/** A game this client does not know: its tables are listed, its views shown as they come, nothing folded. */
-const UNKNOWN = {
-  players: (options) => options.players ?? 0,
-  teams: () => false,
-  blankView: () => null,
-  fold: () => ({}),
-  sortKey: () => () => [0, 0, 0],
-  isOver: () => false,
-  inPlay: () => true,
-  chanceAfterBlocked: false,
-  unknown: true,
-};
-
-export const rulesOf = (game) => GAMES[game] ?? UNKNOWN;
+/** A game this client does not know (sdk/generic.js): listed, shown and played from what every game shares. */
+export const rulesOf = (game) => GAMES[game] ?? generic;

@@ -192,10 +192,7 @@ export class Mirror {
       mirror.handResult = event;
       mirror.hands.push(event);
     }
-    if (event.type === "trick_won") {
-      const seats = trickSeats(event.leader, event.tiles.length, mirror.view?.tile_counts.length ?? 3, mirror.view?.out ?? null);
-      mirror.lastTrick = { winner: event.seat, plays: event.tiles.map((tile, i) => [seats[i], tile]) };
-    }
+    if (event.type === "trick_won") mirror.lastTrick = { winner: event.seat, plays: trickPlays(mirror.view, event) };
     let view = mirror.view;
     if (view === null) {
       if (event.type !== "hand_started" || !mirror.table) return;
@@ -206,6 +203,14 @@ export class Mirror {
     const next = { ...view, legal_actions: [], ...update };
     mirror.view = { ...next, hand: sortHand(next) };
   }
+}
+
+/** Who played each tile of a won trick: from its leader on, as the event says (Moon, Texas 42), else as the
+ * view's trick was folded (a game whose trick_won names no leader). */
+function trickPlays(view, event) {
+  if (event.leader === undefined) return view?.trick ?? [];
+  const seats = trickSeats(event.leader, event.tiles.length, view?.tile_counts.length ?? 3, view?.out ?? null);
+  return event.tiles.map((tile, i) => [seats[i], tile]);
 }
 
 /** The hand in the order players hold it, whatever order the messages gave (each game's sortKey). */

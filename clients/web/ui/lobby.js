@@ -4,7 +4,7 @@
 // it, and ticked it takes "no timer" out of the turn times, so the form never sends what the server refuses.
 
 import { field, h, mount, select } from "./dom.js";
-import { GAME_CHOICES, gameOf } from "./games.js";
+import { gameChoices, gameOf } from "./games.js";
 import { ratedRefusal } from "./rated.js";
 import { SeekPanel } from "./seek.js";
 
@@ -25,12 +25,18 @@ export class Lobby {
       h("aside", { class: "lobby-side" }, this.seek.root, h("h2", {}, "New table"), this.form));
   }
 
+  /** The server's word on a game (`hello.games`): its default seats; undefined from a server that does not say. */
+  offer(game) {
+    return (this.client.hello?.games ?? []).find((offer) => offer.game === game);
+  }
+
   createForm() {
+    const choices = gameChoices(this.client.hello?.games);
     const seats = h("fieldset", { class: "seats" }, h("legend", {}, "Seats"));
     const gameOptions = h("div", { class: "game-options" });
     const form = h("form", { class: "create", "aria-label": "Create a table", onsubmit: (e) => this.create(e),
       onchange: () => { this.seatRows(form, seats, gameOptions); this.ratedRules(form); } },
-    field("Game", select("game", GAME_CHOICES, GAME_CHOICES[0][0])),
+    field("Game", select("game", choices, choices[0][0])),
     gameOptions,
     field("Turn time", select("turn_seconds", [[30, "30 s"], [15, "15 s"], [60, "60 s"], [120, "2 min"], ["none", "no timer"]], 30)),
     h("label", { class: "check" }, h("input", { name: "rated", type: "checkbox", "aria-describedby": "rated-hint" }), " Rated"),
@@ -72,7 +78,7 @@ export class Lobby {
       mount(gameOptions, game.optionFields());
       gameOptions.dataset.game = form.elements.game.value;
     }
-    const n = game.players(form.elements);
+    const n = game.players(form.elements, this.offer(form.elements.game.value));
     const old = [...seats.querySelectorAll("select")].map((s) => s.value);
     mount(seats, h("legend", {}, "Seats"), Array.from({ length: n }, (_, i) => field(`Seat ${i + 1}`,
       select(`seat${i}`, [["me", "you"], ["open", "open for a player"], ...LEVELS.map((l) => [`bot:${l}`, `bot (${l})`])],
@@ -84,9 +90,9 @@ export class Lobby {
     const f = this.form.elements;
     const game = f.game.value;
     const rules = gameOf(game);
-    const roles = Array.from({ length: rules.players(f) }, (_, i) => f[`seat${i}`].value);
+    const roles = Array.from({ length: rules.players(f, this.offer(game)) }, (_, i) => f[`seat${i}`].value);
     const options = rules.options(f);
-    if (f.target.value) options.target = Number(f.target.value);
+    if (f.target?.value) options.target = Number(f.target.value); // a game the page has no module for: its defaults
     const bots = roles.flatMap((r, i) => (r.startsWith("bot:") ? [i] : []));
     const command = { type: "create_table", game, options, bots, bot_levels: bots.map((i) => roles[i].slice(4)),
       seat: roles.includes("me") ? roles.indexOf("me") : null,

@@ -2,7 +2,8 @@
 // carries (boneyard-deal/1), and a board to step through, a move at a time (buttons, or the arrow keys:
 // ← → a move, ↑ ↓ a hand), every seat's tiles face up; below it, every hand's deal and actions in words.
 
-import { commitmentOf, deal } from "../sdk/fairness.js";
+import { commitmentOf, deal, UNKNOWN_DEAL } from "../sdk/fairness.js";
+import { rulesOf } from "../sdk/games.js";
 import { h, mount } from "./dom.js";
 import { gameOf } from "./games.js";
 import { PLACES } from "./table.js";
@@ -11,6 +12,7 @@ import { label, tileSvg } from "./tiles.js";
 const key = (tiles) => tiles.map((t) => `${t[0]}-${t[1]}`).sort().join(" ");
 
 export async function checkRecord(record) {
+  if (rulesOf(record.game).unknown) return { ok: false, unchecked: true, text: UNKNOWN_DEAL };
   const proof = record.fairness;
   if (!proof) return { ok: false, text: "this record carries no seeds: its deals cannot be checked" };
   if (await commitmentOf(proof.server_seed) !== proof.commitment) return { ok: false, text: "deal NOT verified: the seed is not the commitment" };
@@ -51,7 +53,7 @@ export class ReplayScreen {
     const verdict = await checkRecord(record);
     mount(this.root,
       h("h1", {}, `${this.game.name ?? record.game}: final ${record.final_scores.join(" – ")}`),
-      h("div", { class: ["deal-mark", verdict.ok ? "ok" : "bad"] }, verdict.ok ? "✓ " : "✗ ", verdict.text),
+      h("div", { class: ["deal-mark", verdict.ok ? "ok" : verdict.unchecked ? "pending" : "bad"] }, verdict.ok ? "✓ " : verdict.unchecked ? "" : "✗ ", verdict.text),
       this.board,
       record.hands.map((hand, i) => h("details", { class: "replay-hand" },
         h("summary", {}, `Hand ${i + 1} · scores after: ${hand.scores.join(" – ")}`),

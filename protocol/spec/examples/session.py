@@ -67,6 +67,11 @@ SESSION_EXAMPLES: tuple[Example, ...] = (
             "moderation",
         ],
         nonce=NONCE,
+        games=[
+            {"game": "moon", "players": 3},
+            {"game": "straight", "players": 4},
+            {"game": "texas42", "players": 4},
+        ],
     ),
     command("`identify`, new session", type="identify", id=1, name="ana", resume=None),
     command(
