@@ -157,10 +157,7 @@ class Lobby:
         spec = GAMES[command.game]
         bots_only = command.seat is None and len(command.bots) == command.players
         self.quota.check(session.player_id, address, bots_only=bots_only)
-        try:
-            options = spec.options_from_dict(command.options.model_dump())
-        except (TypeError, ValueError) as error:
-            raise CommandError("invalid_options", str(error)) from None
+        options = command.options  # the game's own model, checked as the command was read
         turn_seconds = command.turn_seconds
         if "turn_seconds" not in command.model_fields_set:
             turn_seconds = settings.turn_seconds
