@@ -302,7 +302,9 @@ def option_refusal(model: type[GameOptions], error: ValidationError, game: str) 
             return field, f"{game} is played by exactly {fixed} players"
         return field, f"{game} has no {field} option (its options: {', '.join(model.model_fields)})"
     words = str(first["msg"]).removeprefix("Value error, ")
-    return field, words if not field or words.startswith(field) else f"{field}: {words}"
+    if not field or words.startswith(field):
+        return field, words
+    return field, f"{field}: {words[:1].lower()}{words[1:]}"  # pydantic's own words begin with a capital
 
 
 PARTNERSHIP_PLAYERS = 4

@@ -24,14 +24,14 @@ from boneyard.clients.cli.ui.render import Fragments, plain
 from boneyard.protocol import GameEvent, PassAction, SeatInfo, Snapshot
 from boneyard.protocol.game import EventMessageBase, GameOver, HandStarted
 from boneyard.protocol.lobby import BaseTable
+from boneyard.protocol.values import GameOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class TinyOptions(BaseModel):
+class TinyOptions(GameOptions):
     """The tiny game's options: the protocol's options models are closed and carry their ranges."""
 
-    model_config = {"extra": "forbid", "frozen": True}
     rounds: Annotated[int, Field(ge=1, le=9)] = 3
 
     @property
@@ -169,7 +169,7 @@ def test_its_options_come_from_its_model(tiny: ClientGame[TinyView]) -> None:
     with pytest.raises(ValueError, match="rounds: input should be less than or equal to 9"):
         play_options(parse(["play", "tiny", "--option", "rounds=12"]))
     assert create_request(["tiny", "rounds=2", "bots=1"])["options"] == {"rounds": 2}
-    with pytest.raises(FormError, match=r"target: tiny has no option target \(its options: rounds\)"):
+    with pytest.raises(FormError, match=r"tiny has no target option \(its options: rounds\)"):
         create_request(["tiny", "target=5"])
 
 

@@ -146,7 +146,7 @@ def test_parse_commands() -> None:
     for words, reason in [
         (["chess"], "game: create moon"),
         (["straight", "players=5"], "players must be 2, 3 or 4"),  # the model says
-        (["moon", "players=4"], "players: moon is played by exactly 3 players"),
+        (["moon", "players=4"], "moon is played by exactly 3 players"),
         (["texas42", "nello=maybe"], "nello must be true or false"),
         (["moon", "bots=1,2,3"], "bots: Moon has seats 0 to 2, not 3"),
         (["moon", "seat=5"], "seat: Moon has seats 0 to 2"),
@@ -154,7 +154,7 @@ def test_parse_commands() -> None:
         (["straight", "players=2", "partnerships=on"], "partnerships need 4 players"),
         (["moon", "bots=0,1"], "bots: seat 0 is yours"),
         (["moon", "target=0"], "target must be a whole number from 1 to 1000"),
-        (["moon", "colour=red"], "colour: moon has no option colour (its options: all_pass, target)"),
+        (["moon", "colour=red"], "moon has no colour option (its options: all_pass, target)"),
     ]:
         with pytest.raises(FormError, match=re.escape(reason)):
             parse_create(words)

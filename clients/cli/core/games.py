@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from boneyard.protocol.values import GameOptions
+
 if TYPE_CHECKING:
     import random
 
@@ -44,7 +46,7 @@ class ClientGame(Generic[ViewT]):
     """Its short name in headings: ``Texas 42``."""
     rules_heading: str
     """Its section heading in the rule book (``rules`` at a table)."""
-    options: type[BaseModel]
+    options: type[GameOptions]
     """The protocol's options model: the one check of a table's options, its fields the form's."""
     view: type[ViewT]
     first_role: str

@@ -2,14 +2,14 @@
 
 The client keeps no option list of its own: the fields a game takes, their ranges and their messages
 come from the model (:attr:`ClientGame.options`), so a new option needs no change here. What the model
-says, in its own words, is one line naming the field.
+says is one line naming the field, in the words the server uses too (``option_refusal``).
 
 >>> check_options("straight", {"players": 5})
 Traceback (most recent call last):
 boneyard.clients.cli.ui.options.OptionError: players must be 2, 3 or 4
 >>> check_options("moon", {"players": 4})
 Traceback (most recent call last):
-boneyard.clients.cli.ui.options.OptionError: players: moon is played by exactly 3 players
+boneyard.clients.cli.ui.options.OptionError: moon is played by exactly 3 players
 >>> check_options("texas42", {"nello": option_value("on")}).nello
 True
 """
@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from boneyard.clients.cli.core.games import ClientGame, client_game, load_games
+from boneyard.protocol.values import option_refusal
 
 ON = ("on", "true", "yes")
 OFF = ("off", "false", "no")
@@ -31,8 +32,7 @@ class OptionError(ValueError):
     """An option does not fit its game; the message names the field and says what would do."""
 
     def __init__(self, field: str, words: str) -> None:
-        # The models' own words name their field already ("players must be 2, 3 or 4").
-        super().__init__(words if not field or words.startswith(field) else f"{field}: {words}")
+        super().__init__(words)  # words that name the field (protocol.values.option_refusal)
         self.field, self.words = field, words
 
 
@@ -76,17 +76,4 @@ def check_options(name: str, options: Mapping[str, object]) -> BaseModel:
     try:
         return game.options.model_validate(dict(options))
     except ValidationError as error:
-        raise OptionError(*_words(game, error)) from None
-
-
-def _words(game: ClientGame[Any], error: ValidationError) -> tuple[str, str]:
-    """The model's first complaint: the field, and what it says in words."""
-    first = error.errors(include_url=False)[0]
-    field = str(first["loc"][0]) if first["loc"] else ""
-    model = game.options
-    if first["type"] == "extra_forbidden":
-        if field == "players":  # an option of other games: this one has a fixed number of seats
-            return field, f"{game.name} is played by exactly {players_of(model())} players"
-        return field, f"{game.name} has no option {field} (its options: {', '.join(model.model_fields)})"
-    message = str(first["msg"]).removeprefix("Value error, ")
-    return field, message[:1].lower() + message[1:]
+        raise OptionError(*option_refusal(game.options, error, game.name)) from None
