@@ -313,12 +313,6 @@ class Table:
         if self.rated is not None and self.status == "playing":
             self.rated.leaving(self.table_id, self.roster, session, self.server.clock.wall())
 
-    def spectators_changed(self) -> None:
-        self.server.spectators_changed(self)
-
-    def remove(self) -> None:
-        self.server.remove_table(self)
-
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
         if self.status == "playing" or not self.roster.empty():
