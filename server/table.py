@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import Action, PauseInfo, Snapshot, TableInfo
+from boneyard.protocol import Action, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
@@ -29,7 +29,7 @@ from boneyard.server.fanout import Regenerated
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameOptions, GameSpec
 from boneyard.server.host import EngineAction, TableServer
-from boneyard.server.match import Match
+from boneyard.server.match import NOT_STARTED, Match
 from boneyard.server.moderation import muted_key
 from boneyard.server.rated import RatedTable
 from boneyard.server.ratings.kinds import Kind, as_kind
@@ -162,9 +162,6 @@ class Table:
     def listeners(self) -> list[Listener]:
         return self.roster.listeners()
 
-    def time_left_ms(self) -> int | None:
-        return self.match.turns.time_left_ms() if self.match is not None else None
-
     @property
     def hand_ready(self) -> list[int] | None:
         """The seats ready in a pause between hands, as stored; ``None``: no pause."""
@@ -206,16 +203,15 @@ class Table:
 
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:
         """A ``snapshot`` of this table as ``viewer`` (a seat, or ``None``) may see it."""
-        match = self.match
-        pause = match.breaks.info() if match is not None else None
+        game = self.match.shown(viewer) if self.match is not None else NOT_STARTED
         snapshot = Snapshot(
             type="snapshot",
             seq=1,
             reply_to=reply_to,
             table=self.info(),
-            view=match.view_model(viewer) if match is not None else None,
-            time_left_ms=self.time_left_ms(),
-            pause=None if pause is None else PauseInfo.model_validate(pause),
+            view=game.view,
+            time_left_ms=game.time_left_ms,
+            pause=game.pause,
             chat=tuple(self.chat_log.lines),
         )
         return body_of(snapshot)
