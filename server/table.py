@@ -337,7 +337,8 @@ class Table:
     # -- the game (:class:`~boneyard.server.cycle.GameCycle`) ----------------------------------------
 
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
-        return self.cycle.deal_columns()
+        """How the current game deals, as stored: algorithm, the players' seeds (JSON), dealt."""
+        return self.match.seeds.columns() if self.match is not None else (None, None, True)
 
     def game_over(self, winner: int, scores: Sequence[int]) -> None:
         if self.rated is not None:
