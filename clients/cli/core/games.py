@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from boneyard.clients.cli.core.table_mirror import View
+
 if TYPE_CHECKING:
     import random
 
@@ -28,7 +30,8 @@ if TYPE_CHECKING:
     from boneyard.clients.cli.core.table_mirror import TableMirror
     from boneyard.protocol import TableInfo
 
-ViewT = TypeVar("ViewT", bound=BaseModel)
+ViewT = TypeVar("ViewT", bound=View)
+"""A game's view model: every one is a :class:`~.table_mirror.View` (what the shared code reads)."""
 
 Update = dict[str, object]
 """Fields of a view to replace (``model_copy(update=...)``)."""
@@ -91,6 +94,10 @@ class ClientGame(Generic[ViewT]):
     """What the sheet's per-hand row counts (Texas 42: ``marks``)."""
     trump: Callable[[ViewT], int | str | None] = lambda view: None
     """The trump to mark in the hand (``None``: the game has none)."""
+
+    def view_of(self, shown: BaseModel) -> ViewT | None:
+        """A snapshot's view as this game's model (``None``: the view of another game)."""
+        return shown if isinstance(shown, self.view) else None
 
 
 CLIENT_GAMES: dict[str, ClientGame[Any]] = {}

@@ -17,7 +17,7 @@ Two rules keep a mirror honest:
 from __future__ import annotations
 
 import time
-from typing import Any, cast
+from typing import Any
 
 from boneyard.clients.cli.core.fairness import DealWitness, Verdict
 from boneyard.clients.cli.core.games import client_game
@@ -112,10 +112,9 @@ class Mirror:
                 self._table_info(message.table)
                 mirror = self.table(message.table.table_id)
                 # A game this client cannot show is a table without a view.
-                shown = message.view if client_game(message.table.game) is not None else None
-                # The snapshot's view is of any registered game; every game's view has the fields the
-                # client's shared code reads (hand, legal actions, scores...), as ``View`` lists them.
-                mirror.view = _sorted(cast(View, shown)) if shown is not None else None
+                game = client_game(message.table.game)
+                shown = game.view_of(message.view) if game is not None and message.view is not None else None
+                mirror.view = _sorted(shown) if shown is not None else None
                 if message.chat or not mirror.chat:
                     mirror.chat = list(message.chat)  # the table's own history replaces ours
                 self._set_deadline(mirror, message.time_left_ms)
