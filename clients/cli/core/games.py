@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from boneyard.clients.cli.core.rules import Tile
 from boneyard.clients.cli.core.table_mirror import View
 
 if TYPE_CHECKING:
@@ -94,6 +95,8 @@ class ClientGame(Generic[ViewT]):
     """What the sheet's per-hand row counts (Texas 42: ``marks``)."""
     trump: Callable[[ViewT], int | str | None] = lambda view: None
     """The trump to mark in the hand (``None``: the game has none)."""
+    trick: Callable[[ViewT], Sequence[tuple[int, Tile]]] = lambda view: ()
+    """A trick game's trick so far as ``(seat, tile)`` in play order (kept on show once it is won)."""
 
     def view_of(self, shown: BaseModel) -> ViewT | None:
         """A snapshot's view as this game's model (``None``: the view of another game)."""

@@ -216,11 +216,14 @@ class Mirror:
 
 
 def _trick_won(mirror: TableMirror, event: GameEvent) -> None:
-    """Keep the trick just won on show: its plays as the view built them (a seat may sit out, as in a
-    nello hand), or, with no view to hold them, its tiles from the leader round the table."""
+    """Keep the trick just won on show: its plays as the view built them (its game's ``trick``: a seat
+    may sit out, as in a nello hand), or, with no view to hold them, its tiles from the leader round the
+    table."""
     tiles: tuple[Tile, ...] = getattr(event, "tiles", ())
     leader, winner = getattr(event, "leader", 0), getattr(event, "seat", None)
-    built: tuple[tuple[int, Tile], ...] = tuple(getattr(mirror.view, "trick", ()))
+    view = mirror.view
+    game = client_game(view.game) if view is not None else None
+    built = tuple(game.trick(view)) if game is not None and view is not None else ()
     if len(built) != len(tiles):
         players = len(mirror.table.seats) if mirror.table is not None else len(tiles)
         built = tuple(((leader + i) % players, tile) for i, tile in enumerate(tiles))
