@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from engine_feed import comparable, feed
 
 from boneyard.clients.cli.core.games import load_games
@@ -42,3 +44,24 @@ def test_a_duel_table_is_mirrored_as_its_engine_sees_it(duel: str) -> None:
             assert comparable(shown) == comparable(expected), message
             checked += 1
     assert checked > 5 and mirror.tables["t1"].game_over is not None
+
+
+@pytest.mark.parametrize(("game", "options"), [("duel", {}), ("texas42", {"nello": True}), ("moon", {})])
+def test_a_won_trick_stays_on_show_as_its_game_built_it(
+    duel: str, game: str, options: dict[str, Any]
+) -> None:
+    """The last trick keeps each play's seat as the view held it (the game's ``trick``), not as counted
+    from a leader: Duel's ``trick_won`` names none, a nello hand's partner sits out."""
+    mirror, tricks, sat_out = Mirror(), 0, 0
+    for message, _ in feed(game, options, 0, seed=2, wanted="nello" if options else None):
+        event = getattr(message, "event", None)
+        table = mirror.tables.get("t1")
+        built = getattr(table.view, "trick", ()) if table is not None else ()
+        if message is not None:
+            mirror.apply(message)
+        if event is not None and event.type == "trick_won" and table is not None:
+            assert table.last_trick == tuple(built) and len(built) == len(event.tiles)
+            tricks += 1
+            sat_out += len(built) < len(table.view.tile_counts if table.view is not None else ())
+    assert tricks >= 3
+    assert (sat_out > 0) == (game == "texas42")
