@@ -86,10 +86,6 @@ class GameCycle:
             raise CommandError("seed_closed", "no game is starting at this table")
         self.match.start.contribute(seat, seed)
 
-    def deal_columns(self) -> tuple[str | None, str | None, bool]:
-        """How the current game deals, as stored: algorithm, the players' seeds (JSON), dealt."""
-        return self.match.seeds.columns() if self.match is not None else (None, None, True)
-
     def deal_messages(self, session: Session) -> None:
         if self.status == "playing" and self.match is not None:
             self.match.start.deal_messages(session)

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import NamedTuple
 
-from boneyard.protocol import Action, View
+from boneyard.protocol import Action, PauseInfo, View
 from boneyard.protocol.values import CommandId
 from boneyard.server.dealstart import DealStart
 from boneyard.server.errors import CommandError, is_error_code
@@ -39,6 +40,21 @@ from boneyard.server.turns import TurnTimer
 from boneyard.server.wire import engine_action, ok_body, view_model
 
 log = logging.getLogger("boneyard.table")
+
+
+class Shown(NamedTuple):
+    """What a ``snapshot`` carries of the game for one viewer."""
+
+    view: View | None
+    """The engine's view (``None`` before the first deal)."""
+    time_left_ms: int | None
+    """The turn's time left (``None``: no timer runs)."""
+    pause: PauseInfo | None
+    """The pause between hands (``None``: no pause)."""
+
+
+NOT_STARTED = Shown(None, None, None)
+"""A table with no game yet shows none."""
 
 
 class Match:
@@ -103,7 +119,17 @@ class Match:
     def seed(self) -> str:
         return self.seeds.seed
 
-    def view_model(self, viewer: int | None) -> View | None:
+    def shown(self, viewer: int | None) -> Shown:
+        """The game as a ``snapshot`` shows it to ``viewer`` (a seat, or ``None``): its view, the time
+        left of the turn, the pause between hands."""
+        pause = self.breaks.info()
+        return Shown(
+            self._view_model(viewer),
+            self.turns.time_left_ms(),
+            None if pause is None else PauseInfo.model_validate(pause),
+        )
+
+    def _view_model(self, viewer: int | None) -> View | None:
         """The engine's view for ``viewer`` as a protocol model (no legal actions during a hand-over);
         ``None`` before the first deal."""
         if self.engine is None:

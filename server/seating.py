@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hmac
 import logging
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from boneyard.protocol import Seated
 from boneyard.protocol.values import CommandId
 from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
-from boneyard.server.host import Services
+from boneyard.server.host import TableServer
 from boneyard.server.logs import ids
 from boneyard.server.rated import RatedTable, check_signed_in
 from boneyard.server.seats import Roster, Seat
@@ -57,22 +57,20 @@ class SeatedTable(Protocol):
     def rated(self) -> RatedTable | None: ...
 
     def removed_if_empty(self) -> bool: ...
-    def spectators_changed(self) -> None:
-        """A spectator came or went: the count goes out soon, coalesced."""
-        ...
-
-    def remove(self) -> None:
-        """Remove the table now (the last human left a game: it is abandoned)."""
-        ...
 
 
-class Seating:
+T = TypeVar("T", bound=SeatedTable)
+"""The table a :class:`Seating` seats (``Table``), as its server knows it."""
+
+
+class Seating(Generic[T]):
     """The seating commands of one table: ``join``, ``take_seat``, ``spectate``, ``leave``, and a
-    dropped session's leaving (``abandon``)."""
+    dropped session's leaving (``abandon``). It tells the lobby of its table itself (spectator counts,
+    the table's removal), through the table's :class:`~boneyard.server.host.TableServer`."""
 
     __slots__ = ("cycle", "server", "table")
 
-    def __init__(self, server: Services, table: SeatedTable, cycle: GameCycle) -> None:
+    def __init__(self, server: TableServer[T], table: T, cycle: GameCycle) -> None:
         self.server = server
         self.table = table
         self.cycle = cycle
@@ -164,7 +162,7 @@ class Seating:
         session.deliver(self.table.snapshot_body(None, reply_to))
         if fresh:
             self.cycle.deal_messages(session)
-            self.table.spectators_changed()
+            self.server.spectators_changed(self.table)
 
     def leave(self, session: Session) -> None:
         """Stop watching, or give up a seat: during a game a bot takes it over."""
@@ -193,13 +191,13 @@ class Seating:
         if seat is None:
             self.table.info_stale()
             if not self.table.removed_if_empty():
-                self.table.spectators_changed()  # counts are pushed coalesced
+                self.server.spectators_changed(self.table)  # counts are pushed coalesced
             return
         if not playing:
             self.cycle.rematch.discard(seat)
         self.table.changed()
         if playing and self.table.roster.empty():
-            self.table.remove()  # the last human left: the game is abandoned
+            self.server.remove_table(self.table)  # the last human left: the game is abandoned
         elif playing:
             self.cycle.restart_turn(self.table.seats[seat])
             self.cycle.pause_changed()

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import msgpack
 from pydantic import TypeAdapter
 
-from boneyard.protocol import Action, PauseInfo, Snapshot, TableInfo
+from boneyard.protocol import Action, Snapshot, TableInfo
 from boneyard.protocol.values import CommandId
 from boneyard.server.cycle import GameCycle
 from boneyard.server.errors import CommandError
@@ -29,7 +29,7 @@ from boneyard.server.fanout import Regenerated
 from boneyard.server.games.base import Engine
 from boneyard.server.games.registry import GameOptions, GameSpec
 from boneyard.server.host import EngineAction, TableServer
-from boneyard.server.match import Match
+from boneyard.server.match import NOT_STARTED, Match
 from boneyard.server.moderation import muted_key
 from boneyard.server.rated import RatedTable
 from boneyard.server.ratings.kinds import Kind, as_kind
@@ -162,9 +162,6 @@ class Table:
     def listeners(self) -> list[Listener]:
         return self.roster.listeners()
 
-    def time_left_ms(self) -> int | None:
-        return self.match.turns.time_left_ms() if self.match is not None else None
-
     @property
     def hand_ready(self) -> list[int] | None:
         """The seats ready in a pause between hands, as stored; ``None``: no pause."""
@@ -206,16 +203,15 @@ class Table:
 
     def snapshot_body(self, viewer: int | None, reply_to: CommandId | None = None) -> bytes:
         """A ``snapshot`` of this table as ``viewer`` (a seat, or ``None``) may see it."""
-        match = self.match
-        pause = match.breaks.info() if match is not None else None
+        game = self.match.shown(viewer) if self.match is not None else NOT_STARTED
         snapshot = Snapshot(
             type="snapshot",
             seq=1,
             reply_to=reply_to,
             table=self.info(),
-            view=match.view_model(viewer) if match is not None else None,
-            time_left_ms=self.time_left_ms(),
-            pause=None if pause is None else PauseInfo.model_validate(pause),
+            view=game.view,
+            time_left_ms=game.time_left_ms,
+            pause=game.pause,
             chat=tuple(self.chat_log.lines),
         )
         return body_of(snapshot)
@@ -313,12 +309,6 @@ class Table:
         if self.rated is not None and self.status == "playing":
             self.rated.leaving(self.table_id, self.roster, session, self.server.clock.wall())
 
-    def spectators_changed(self) -> None:
-        self.server.spectators_changed(self)
-
-    def remove(self) -> None:
-        self.server.remove_table(self)
-
     def removed_if_empty(self) -> bool:
         """Remove the table once no human sits or watches (a bots-only game plays out first)."""
         if self.status == "playing" or not self.roster.empty():
@@ -347,7 +337,8 @@ class Table:
     # -- the game (:class:`~boneyard.server.cycle.GameCycle`) ----------------------------------------
 
     def deal_columns(self) -> tuple[str | None, str | None, bool]:
-        return self.cycle.deal_columns()
+        """How the current game deals, as stored: algorithm, the players' seeds (JSON), dealt."""
+        return self.match.seeds.columns() if self.match is not None else (None, None, True)
 
     def game_over(self, winner: int, scores: Sequence[int]) -> None:
         if self.rated is not None:

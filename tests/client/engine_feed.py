@@ -24,6 +24,13 @@ def wire_view(game: str, view: Any) -> Any:
     return VIEW.validate_python(view.as_dict() | {"game": game})
 
 
+def comparable(view: Any) -> dict[str, Any]:
+    """A view's fields as a mirror and its engine must agree on them (hands in any order)."""
+    data: dict[str, Any] = view.model_dump()
+    data["hand"] = sorted(data["hand"])  # the client sorts hands its own way
+    return data
+
+
 def table_info(game: str, engine: Any, options: dict[str, Any]) -> dict[str, Any]:
     n = engine.players
     opts = engine.options.as_dict()  # every option, defaults included, as a table listing has them

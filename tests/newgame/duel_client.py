@@ -89,5 +89,6 @@ DUEL_CLIENT: ClientGame[DuelView] = ClientGame(
     event_line=_words, hand_words=_hand_words, hand_detail=lambda mirror, hand: "",
     hand_points=lambda hand: hand.scores if isinstance(hand, DuelHandScored) else (),
     choose=_choose, replay=lambda record: [],  # no step-through replay drawn for the test game
+    trick=lambda view: view.trick,
 )  # fmt: skip
 """Duel as the terminal client shows it."""

@@ -92,7 +92,7 @@ async def test_a_restart_restores_seats_tokens_waiting_tables_and_deadlines(tmp_
         assert [s.info()["name"] for s in moon.seats] == ["ana", "bot-1", "bot-2"]
         assert [s.session is not None for s in straight.seats] == [False, True]
         assert not moon.spectators and not moon.seats[0].connected
-        left = moon.time_left_ms()
+        left = moon.match.turns.time_left_ms()
         assert left is not None and abs(left / 1000 - (deadline - time.monotonic())) < 0.5
 
         back = await Player.connect(server.url, "ana", identify=False)

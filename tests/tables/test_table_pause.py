@@ -53,7 +53,7 @@ def test_the_next_hand_waits_until_every_human_is_ready() -> None:
     for who in (ana, bo):
         pause = who.last("hand_pause").pause
         assert (pause.hand_number, pause.time_left_ms, pause.ready, pause.waiting) == (0, 8000, (), (0, 1))
-    assert engine.to_move is None and table.time_left_ms() is None  # no turn, no clock
+    assert engine.to_move is None and table.match.turns.time_left_ms() is None  # no turn, no clock
     hands, turns = started(ana), len(ana.of_type("turn"))
     # A snapshot taken now carries the pause, and shows the hand that ended.
     host.clock.advance(3.0)
@@ -199,7 +199,7 @@ def test_a_table_restored_after_the_next_deal_resumes_that_hand_not_a_pause(
     if live.to_move in (0, 1):
         clock.advance(2.0)  # some of the human's turn goes by (a bot to move would move meanwhile)
     assert table.moves == moves  # nobody has acted in hand 1
-    left = table.time_left_ms()
+    left = table.match.turns.time_left_ms()
 
     again, clock2 = lobby_with_clock(log, hand_pause_seconds=pause_seconds, grace_seconds=10)
     clock2.wall_offset = clock.wall() - clock2.time()  # the restart took no time
@@ -211,4 +211,4 @@ def test_a_table_restored_after_the_next_deal_resumes_that_hand_not_a_pause(
     assert (back.engine.hand_number, back.engine.to_move) == (1, live.to_move)
     assert back.engine.view(0) == live.view(0) and back.moves == table.moves
     if live.to_move in (0, 1):  # a human's first turn goes on to its stored deadline
-        assert left is not None and abs((back.time_left_ms() or 0) - left) <= 10
+        assert left is not None and abs((back.match.turns.time_left_ms() or 0) - left) <= 10

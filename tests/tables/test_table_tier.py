@@ -135,7 +135,7 @@ def test_a_turn_that_times_out_is_played_by_the_server_and_repeated_timeouts_mea
     ana = player("ana")
     table.seating.join(ana.session, 0, reply_to=None)
     run_until(host, lambda: seat_to_move(table) == 0)
-    moves, left = table.moves, table.time_left_ms()
+    moves, left = table.moves, table.match.turns.time_left_ms()
     assert left is not None and 9_500 <= left <= 10_000
     host.clock.advance(left / 1000 - 0.1)
     assert table.moves == moves
@@ -261,7 +261,7 @@ def test_a_restored_table_is_the_same_game_with_the_same_players_and_deadline() 
         and restored_ana.client is None
     )
     assert restored_ana.tables == {back: 0} and again.by_token[restored_ana.token or ""] is restored_ana
-    left = back.time_left_ms()
+    left = back.match.turns.time_left_ms()
     assert left is not None and abs(left - 15_000) <= 1_000  # the stored deadline, not a fresh turn
     assert (
         again.new_session("cy").player_id != restored_ana.player_id

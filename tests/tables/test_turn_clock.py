@@ -326,7 +326,7 @@ async def test_back_while_the_server_chooses_their_timed_out_move_a_player_is_sh
     moves = front.table.moves
     front.clock.advance(5.0 + JUST)  # timed out: the away bot thinks (its choice comes on the loop)
     assert front.table.seats[1].timeouts == 1 and front.table.moves == moves
-    assert front.table.time_left_ms() == 0  # what a snapshot says meanwhile too
+    assert front.table.match.turns.time_left_ms() == 0  # what a snapshot says meanwhile too
     bo = front.resume(front.bo)
     remind = [m for m in bo.messages if m.type == "turn"][-1]
     assert (remind.seat, remind.time_left_ms) == (1, 0)

@@ -43,10 +43,10 @@ def test_a_player_times_out_exactly_a_turn_time_after_their_turn_began_after_man
     host, table, players = humans("straight", {"players": 2}, 2, TURN)
     quick_turns(host, table, players, 7, 3.0)
     seat, moves = mover(table), table.moves
-    assert table.time_left_ms() == TURN * 1000
+    assert table.match.turns.time_left_ms() == TURN * 1000
     host.clock.advance(TURN - JUST)  # past the deadlines of every turn before: the timer waits on
     assert table.moves == moves and table.seats[seat].timeouts == 0
-    assert table.time_left_ms() in (0, 1)
+    assert table.match.turns.time_left_ms() in (0, 1)
     host.clock.advance(2 * JUST)
     assert table.seats[seat].timeouts == 1 and table.moves > moves  # the server played for them
     played = players[seat].last("event")
@@ -59,7 +59,7 @@ def test_a_shorter_deadline_than_the_armed_one_times_out_on_time() -> None:
     seat, moves = mover(table), table.moves
     assert table.match is not None
     table.match.resume_turn(2.0)  # as after a restore: less time left than the timer is armed for
-    assert table.time_left_ms() == 2000
+    assert table.match.turns.time_left_ms() == 2000
     host.clock.advance(2.0 - JUST)
     assert table.moves == moves
     host.clock.advance(2 * JUST)
@@ -73,11 +73,11 @@ def test_an_untimed_owner_is_never_timed_out_by_the_timer_armed_for_the_player_b
         host.clock.advance(1.0)
         play_turn(table, players[mover(table)])
     moves = table.moves
-    assert table.time_left_ms() is None
+    assert table.match.turns.time_left_ms() is None
     host.clock.advance(10 * 30.0)  # far past the last timed player's deadline
-    assert table.moves == moves and table.seats[0].timeouts == 0 and table.time_left_ms() is None
+    assert table.moves == moves and table.seats[0].timeouts == 0 and table.match.turns.time_left_ms() is None
     play_turn(table, players[0])
     seat, moves = mover(table), table.moves
-    assert seat != 0 and table.time_left_ms() == host.settings.turn_seconds * 1000
+    assert seat != 0 and table.match.turns.time_left_ms() == host.settings.turn_seconds * 1000
     host.clock.advance(host.settings.turn_seconds + JUST)
     assert table.seats[seat].timeouts == 1 and table.moves > moves

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from boneyard.clients.cli.core.rules import Tile
+from boneyard.clients.cli.core.table_mirror import View
 from boneyard.protocol.values import GameOptions
 
 if TYPE_CHECKING:
@@ -30,7 +32,8 @@ if TYPE_CHECKING:
     from boneyard.clients.cli.core.table_mirror import TableMirror
     from boneyard.protocol import TableInfo
 
-ViewT = TypeVar("ViewT", bound=BaseModel)
+ViewT = TypeVar("ViewT", bound=View)
+"""A game's view model: every one is a :class:`~.table_mirror.View` (what the shared code reads)."""
 
 Update = dict[str, object]
 """Fields of a view to replace (``model_copy(update=...)``)."""
@@ -93,6 +96,12 @@ class ClientGame(Generic[ViewT]):
     """What the sheet's per-hand row counts (Texas 42: ``marks``)."""
     trump: Callable[[ViewT], int | str | None] = lambda view: None
     """The trump to mark in the hand (``None``: the game has none)."""
+    trick: Callable[[ViewT], Sequence[tuple[int, Tile]]] = lambda view: ()
+    """A trick game's trick so far as ``(seat, tile)`` in play order (kept on show once it is won)."""
+
+    def view_of(self, shown: BaseModel) -> ViewT | None:
+        """A snapshot's view as this game's model (``None``: the view of another game)."""
+        return shown if isinstance(shown, self.view) else None
 
 
 CLIENT_GAMES: dict[str, ClientGame[Any]] = {}

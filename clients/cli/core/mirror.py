@@ -17,7 +17,7 @@ Two rules keep a mirror honest:
 from __future__ import annotations
 
 import time
-from typing import Any, cast
+from typing import Any
 
 from boneyard.clients.cli.core.fairness import DealWitness, Verdict
 from boneyard.clients.cli.core.games import client_game
@@ -112,10 +112,9 @@ class Mirror:
                 self._table_info(message.table)
                 mirror = self.table(message.table.table_id)
                 # A game this client cannot show is a table without a view.
-                shown = message.view if client_game(message.table.game) is not None else None
-                # The snapshot's view is of any registered game; every game's view has the fields the
-                # client's shared code reads (hand, legal actions, scores...), as ``View`` lists them.
-                mirror.view = _sorted(cast(View, shown)) if shown is not None else None
+                game = client_game(message.table.game)
+                shown = game.view_of(message.view) if game is not None and message.view is not None else None
+                mirror.view = _sorted(shown) if shown is not None else None
                 if message.chat or not mirror.chat:
                     mirror.chat = list(message.chat)  # the table's own history replaces ours
                 self._set_deadline(mirror, message.time_left_ms)
@@ -217,11 +216,14 @@ class Mirror:
 
 
 def _trick_won(mirror: TableMirror, event: GameEvent) -> None:
-    """Keep the trick just won on show: its plays as the view built them (a seat may sit out, as in a
-    nello hand), or, with no view to hold them, its tiles from the leader round the table."""
+    """Keep the trick just won on show: its plays as the view built them (its game's ``trick``: a seat
+    may sit out, as in a nello hand), or, with no view to hold them, its tiles from the leader round the
+    table."""
     tiles: tuple[Tile, ...] = getattr(event, "tiles", ())
     leader, winner = getattr(event, "leader", 0), getattr(event, "seat", None)
-    built: tuple[tuple[int, Tile], ...] = tuple(getattr(mirror.view, "trick", ()))
+    view = mirror.view
+    game = client_game(view.game) if view is not None else None
+    built = tuple(game.trick(view)) if game is not None and view is not None else ()
     if len(built) != len(tiles):
         players = len(mirror.table.seats) if mirror.table is not None else len(tiles)
         built = tuple(((leader + i) % players, tile) for i, tile in enumerate(tiles))

@@ -4,25 +4,60 @@ server's messages: the game's view, our seat, the clock, the last trick, the sco
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol, Self
 
 from boneyard.clients.cli.core.fairness import DealWitness
 from boneyard.clients.cli.core.rules import Tile
-from boneyard.protocol import (
-    ChatLine,
-    ChatMessage,
-    GameEvent,
-    MoonView,
-    PauseInfo,
-    StraightView,
-    TableInfo,
-    TexasView,
-)
+from boneyard.protocol import Action, ChatLine, ChatMessage, GameEvent, PauseInfo, TableInfo
 from boneyard.protocol.game import GameOver
 
-View = MoonView | StraightView | TexasView
-"""A game's view as a snapshot carries it (a game registered at run time brings its own model)."""
+
+class View(Protocol):
+    """A game's view as a snapshot carries it, as the client's shared code reads it: any registered
+    game's view model is one (``MoonView``, ``StraightView``, ``TexasView``, a test's ``DuelView``).
+    What only some games' views hold is read by the game's own module (its ``ClientGame``)."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def viewer(self) -> int | None:
+        """Our seat; ``None`` when watching."""
+        ...
+
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        """Our tiles, in the order shown (empty when watching)."""
+        ...
+
+    @property
+    def tile_counts(self) -> tuple[int, ...]:
+        """Tiles in each seat's hand: one entry a seat."""
+        ...
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Per seat, or per partnership where the game plays in teams."""
+        ...
+
+    @property
+    def target(self) -> int: ...
+    @property
+    def to_move(self) -> int | None:
+        """``None`` once the game is over."""
+        ...
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]: ...
+
+    def model_copy(self, *, update: Mapping[str, object] | None = None, deep: bool = False) -> Self:
+        """The view with ``update``'s fields replaced (pydantic's)."""
+        ...
+
+
 Clock = Callable[[], float]
 
 

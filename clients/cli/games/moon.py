@@ -192,5 +192,6 @@ MOON = register_client_game(
         line_replay=line_replay,
         bids=(4, 5, 6, 7, 21),
         trump=lambda view: view.trump,
+        trick=lambda view: view.trick,
     )
 )

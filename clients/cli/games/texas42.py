@@ -191,5 +191,6 @@ TEXAS42 = register_client_game(
         bids=BIDS,
         contracts={"nello": "nello"},
         trump=lambda view: view.trump if view.trump != "nello" else None,
+        trick=lambda view: view.trick,
     )
 )

@@ -73,7 +73,8 @@ class Replay:
     def add(self, title: str, view: View, trick: Any = (), won: int | None = None) -> None:
         mirror = TableMirror("replay", table=self.table, view=view, hands=list(self.sheet))
         mirror.last_trick, mirror.last_trick_winner = tuple(trick), won
-        trump = getattr(view, "trump", None)
+        game = client_game(view.game)
+        trump = game.trump(view) if game is not None else None
         hands = tuple(tuple(self.order(h, trump)) for h in self.held)
         self.out.append(Position(f"Hand {self.number}: {title}", mirror, hands, self.number))
 

@@ -143,7 +143,8 @@ class HandBar(MirrorWidget):
         """What the marks mean: green is a tile you may play now, ``*`` a trump."""
         parts = []
         if choosing:
-            discard = self.mirror is not None and getattr(self.mirror.view, "phase", "") == "discarding"
+            view = self.mirror.view if self.mirror is not None else None
+            discard = view is not None and any(action.type == "discard" for action in view.legal_actions)
             verb = "discard" if discard else "play"
             parts.append(f"green: you may {verb} it")
         if trumps:
