@@ -1,6 +1,6 @@
 """``boneyard-server players``: the operator's commands on accounts (feature ``accounts``) and reports
-(feature ``moderation``), run on the database, or for ``ban``, ``unban`` and ``recovery-code`` on a
-cluster's accounts (``--cluster URL``, or the ``cluster`` setting); ``on_database``, the error handling
+(feature ``moderation``), run on the database, or for ``ban``, ``unban``, ``recovery-code`` and ``rename``
+on a cluster's accounts (``--cluster URL``, or the ``cluster`` setting); ``on_database``, the error handling
 every database command shares."""
 
 from __future__ import annotations
@@ -82,15 +82,16 @@ def _ban(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _rename(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.accounts.sqlite import rename_account
 
-    if args.db is None and Settings().cluster is not None:  # a node's database holds no account of a cluster
-        print(
-            "boneyard-server: rename works on a database only, and BONEYARD_CLUSTER names a cluster:"
-            " a cluster's accounts cannot be renamed yet",
-            file=sys.stderr,
-        )
-        return 1
-    return on_database(
-        args, lambda path: print(f"{rename_account(path, args.name, args.new_name)} is now {args.new_name}")
+    async def on_cluster(url: str) -> None:
+        from boneyard.server.cluster.operator import rename_on_cluster
+
+        old = await rename_on_cluster(url, args.name, args.new_name, time.time())
+        print(f"{old} is now {args.new_name} on every node")
+
+    return on_accounts(
+        args,
+        lambda path: print(f"{rename_account(path, args.name, args.new_name)} is now {args.new_name}"),
+        on_cluster,
     )
 
 
@@ -117,14 +118,18 @@ def add_players(commands: argparse._SubParsersAction[Any], db_help: str) -> None
         moderation = actions.add_parser(action, help=f"{text} (a server may be running)")
         moderation.add_argument("name", help="the account's name")
         moderation.set_defaults(run=_ban, banned=action == "ban")
-    rename = actions.add_parser("rename", help="rename an account, keys and ratings kept (server stopped)")
+    rename = actions.add_parser(
+        "rename",
+        help="rename an account, keys, ratings and history kept (a server stopped; a cluster's nodes may run,"
+        " its player at no table)",
+    )
     rename.add_argument("name", help="the account's name")
     rename.add_argument("new_name", metavar="NEW", help="its new name (the name rules hold; free)")
     rename.set_defaults(run=_rename)
     reports = actions.add_parser("reports", help="players' reports, as JSON Lines (a server may be running)")
     reports.set_defaults(run=_reports)
-    on_cluster = (recovery, *(actions.choices[name] for name in ("ban", "unban")))
-    for parser in (*on_cluster, rename, reports):
+    on_cluster = (recovery, *(actions.choices[name] for name in ("ban", "unban")), rename)
+    for parser in (*on_cluster, reports):
         parser.add_argument("--db", type=Path, metavar="PATH", help=db_help)
     for parser in on_cluster:
         parser.add_argument(

@@ -69,8 +69,10 @@ CLUSTER = (
     "cas",
     "places",
     "accounts",
+    "account_entries",
     "ratings",
     "operator",
+    "rename",
 )
 """``boneyard.server.cluster``, every module (a new one is added here: the test below checks the list)."""
 CLUSTER_PARTS = ("mirror", "home", "owner", "record_bucket")
