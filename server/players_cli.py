@@ -1,7 +1,6 @@
 """``boneyard-server players``: the operator's commands on accounts (feature ``accounts``) and reports
-(feature ``moderation``), run on the database, or for ``ban``, ``unban``, ``recovery-code`` and ``rename``
-on a cluster's accounts (``--cluster URL``, or the ``cluster`` setting); ``on_database``, the error handling
-every database command shares."""
+(feature ``moderation``), run on the database or on a cluster's accounts and reports (``--cluster URL``,
+or the ``cluster`` setting); ``on_database``, the error handling every database command shares."""
 
 from __future__ import annotations
 
@@ -33,8 +32,8 @@ def on_accounts(
     on_db: Callable[[Path], object],
     on_cluster: Callable[[str], Coroutine[Any, Any, None]],
 ) -> int:
-    """Run an account command on the cluster (``--cluster``, else the ``cluster`` setting unless ``--db``
-    names a database) or on the database: 0, or 1 with its one-line error."""
+    """Run an account (or reports) command on the cluster (``--cluster``, else the ``cluster`` setting
+    unless ``--db`` names a database) or on the database: 0, or 1 with its one-line error."""
     url = args.cluster if args.cluster is not None else None if args.db is not None else Settings().cluster
     if url is None:
         return on_database(args, on_db)
@@ -98,7 +97,13 @@ def _rename(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _reports(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.moderation import export_reports
 
-    return on_database(args, lambda path: export_reports(path, sys.stdout))
+    async def on_cluster(url: str) -> None:
+        from boneyard.server.cluster.operator import reports_on_cluster
+
+        for line in await reports_on_cluster(url):
+            print(line)
+
+    return on_accounts(args, lambda path: export_reports(path, sys.stdout), on_cluster)
 
 
 def add_players(commands: argparse._SubParsersAction[Any], db_help: str) -> None:
@@ -126,15 +131,16 @@ def add_players(commands: argparse._SubParsersAction[Any], db_help: str) -> None
     rename.add_argument("name", help="the account's name")
     rename.add_argument("new_name", metavar="NEW", help="its new name (the name rules hold; free)")
     rename.set_defaults(run=_rename)
-    reports = actions.add_parser("reports", help="players' reports, as JSON Lines (a server may be running)")
+    reports = actions.add_parser(
+        "reports", help="players' reports, as JSON Lines, oldest first (a server may be running)"
+    )
     reports.set_defaults(run=_reports)
-    on_cluster = (recovery, *(actions.choices[name] for name in ("ban", "unban")), rename)
-    for parser in (*on_cluster, reports):
-        parser.add_argument("--db", type=Path, metavar="PATH", help=db_help)
+    on_cluster = (recovery, *(actions.choices[name] for name in ("ban", "unban")), rename, reports)
     for parser in on_cluster:
+        parser.add_argument("--db", type=Path, metavar="PATH", help=db_help)
         parser.add_argument(
             "--cluster",
             metavar="URL",
-            help="the cluster's NATS (nats://HOST:4222): its accounts, not a database's "
+            help="the cluster's NATS (nats://HOST:4222): its accounts and reports, not a database's "
             "(default: the cluster setting, BONEYARD_CLUSTER, unless --db is given)",
         )

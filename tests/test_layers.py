@@ -73,6 +73,7 @@ CLUSTER = (
     "ratings",
     "operator",
     "rename",
+    "reports",
 )
 """``boneyard.server.cluster``, every module (a new one is added here: the test below checks the list)."""
 CLUSTER_PARTS = ("mirror", "home", "owner", "record_bucket")

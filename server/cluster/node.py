@@ -38,6 +38,7 @@ from boneyard.server.cluster.owner import OwnerSide
 from boneyard.server.cluster.ratings import RATINGS_BUCKET, ClusterRatings
 from boneyard.server.cluster.record_bucket import ClusterRecords
 from boneyard.server.cluster.relay import REHOME, Bus, RelaySession, inbox, outbox
+from boneyard.server.cluster.reports import ClusterReports, ensure_reports
 from boneyard.server.cluster.tablelog import TOKENS_BUCKET, JournalLog
 from boneyard.server.cluster.takeover import Ownership
 from boneyard.server.cluster.writes import Writes
@@ -155,6 +156,7 @@ class ClusterNode:
         js = nc.jetstream()
         writes = Writes(asyncio.get_running_loop())
         await ensure_stream(js)
+        await ensure_reports(js)
         tables = await Directory.open(js, TABLES_BUCKET)
         records = await _bucket(js, RECORDS_BUCKET)
         tokens = await _bucket(js, TOKENS_BUCKET)
@@ -197,6 +199,7 @@ class ClusterNode:
     async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         commands.accounts.store = self.accounts
         lobby.ratings = self.ratings.book
+        lobby.reports.kept = ClusterReports(self.js, self.writes)
         self.accounts.start()
         self.ratings.start()
         await self.attach(lobby, commands, metrics.watch_cluster(lambda: len(lobby.tables)))

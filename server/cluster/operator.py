@@ -25,6 +25,7 @@ from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET, account_entry, cod
 from boneyard.server.cluster.directory import Directory
 from boneyard.server.cluster.ratings import RATINGS_BUCKET
 from boneyard.server.cluster.rename import STEPS, Rename
+from boneyard.server.cluster.reports import stored_reports
 from boneyard.server.cluster.tablelog import TOKENS_BUCKET
 
 
@@ -114,3 +115,9 @@ async def rename_on_cluster(url: str, old: str, new: str, now: float, steps: tup
         rename = Rename(accounts, ratings, tokens, old, new, now, where=f"the cluster at {url}")
         await rename.run(steps)
         return rename.old_name
+
+
+async def reports_on_cluster(url: str) -> list[str]:
+    """Every report made on the cluster at ``url``, oldest first (``players reports``' lines)."""
+    async with _jetstream(url) as js:
+        return await stored_reports(js)
