@@ -75,6 +75,15 @@ async def _bucket(js: JetStreamContext, name: str) -> KeyValue:
         return await js.create_key_value(bucket=name, history=1)
 
 
+def signed_out(lobby: Lobby, key: str) -> None:
+    """The account of ``key`` was renamed: a session still signed in to it under that key (one with no
+    seat: a rename waits for its player's seats) plays on as a guest, so that nothing is written under
+    the old key again (a rating, mutes); signing in again, under the new name, makes it the account's."""
+    session = lobby.presence.by_account.pop(key, None)
+    if session is not None:
+        session.account = None
+
+
 class ClusterNode:
     """This node's part in the cluster (``connect``, then ``attach`` the lobby and commands), and the
     server's :class:`~boneyard.server.backend.Backend` on a cluster (``join``, then ``load``)."""
@@ -198,6 +207,7 @@ class ClusterNode:
 
     async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         commands.accounts.store = self.accounts
+        self.accounts.renamed = lambda key: signed_out(lobby, key)
         lobby.ratings = self.ratings.book
         lobby.reports.kept = ClusterReports(self.js, self.writes)
         self.accounts.start()

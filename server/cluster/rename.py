@@ -14,9 +14,10 @@ where the same command run again finishes the work:
 3. ``copy``: the account to the new key, marked as a copy (``from``): the new name is taken for good,
    but no node counts it as an account; then its ratings and history (each created only if missing:
    after the account, so that a rename given up never leaves ratings to a stranger signing up);
-4. ``flip``: the old entry becomes a forward to the new key, by compare-and-set on the revision the
-   copy was made from (a key, mute or ban written by a node meanwhile: copied again, and again): from
-   here every node signs the player in under the new name only, with the same keys;
+4. ``flip``: no seat again (else refused, the old name still the account's), then the old entry becomes
+   a forward to the new key, by compare-and-set on the revision the copy was made from (a key, mute or
+   ban written by a node meanwhile: copied again, and again): from here every node signs the player in
+   under the new name only, with the same keys, and signs out a session still signed in under the old;
 5. ``settle``: what still names the old key moves (new history copied, key claims, link codes, other
    accounts' mutes), the old ratings and claim are removed, the copy becomes a plain account, and the
    forward is removed last: only then is the old name free for a sign-up.
@@ -151,6 +152,8 @@ class Rename:
             await self._copy_ratings()
 
     async def flip(self) -> None:
+        if not self.flipped:
+            await self._no_seats()  # again: the player may have sat down since the check (then: run it again)
         await self._flip(copy_only=False)
 
     async def _flip(self, copy_only: bool) -> None:
