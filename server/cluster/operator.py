@@ -21,10 +21,18 @@ from nats.js.errors import BucketNotFoundError
 from boneyard.server.accounts.book import code_hash, new_code
 from boneyard.server.accounts.names import account_key
 from boneyard.server.cluster import ClusterError
-from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET, account_entry, code_entry, decoded, encoded
+from boneyard.server.cluster.account_entries import (
+    account_entry,
+    code_entry,
+    decoded,
+    encoded,
+    forwarded,
+    moving_from,
+)
+from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET
 from boneyard.server.cluster.directory import Directory
 from boneyard.server.cluster.ratings import RATINGS_BUCKET
-from boneyard.server.cluster.rename import STEPS, Rename
+from boneyard.server.cluster.rename import STEPS, Rename, unfinished
 from boneyard.server.cluster.reports import stored_reports
 from boneyard.server.cluster.tablelog import TOKENS_BUCKET
 
@@ -82,6 +90,11 @@ async def _entry(accounts: Directory, name: str, url: str) -> tuple[str, bytes, 
     stored = await accounts.revision(account_entry(key))
     if stored is None:
         raise ClusterError(f"no account named {name!r} on the cluster at {url}")
+    moved = forwarded(stored[0])
+    if moved is not None:
+        raise ClusterError(f"no account named {name!r} on the cluster at {url}: renamed to {moved[1]!r}")
+    if moving_from(stored[0]) is not None:  # (a change now would make it an account beside the old one)
+        raise unfinished(name)
     return key, *stored
 
 

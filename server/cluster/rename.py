@@ -59,6 +59,11 @@ STEPS = ("check", "claim", "copy", "flip", "settle")
 """A rename's steps, in order (a test runs the first few only, as a stop between them would)."""
 
 
+def unfinished(name: str) -> ClusterError:
+    """Why a rename's copy (``name``, not an account yet) is not changed: the rename must finish first."""
+    return ClusterError(f"{name!r} is the new name of a rename not finished: run the rename again")
+
+
 class Rename:
     """The rename of the account ``old`` to ``new`` on a cluster's buckets (``ratings`` and ``tokens``:
     ``None`` where the cluster has none yet)."""
@@ -104,7 +109,7 @@ class Rename:
             self.flipped, self.old_name = True, moved[2]
             return
         if moving_from(stored[0]) is not None:
-            raise ClusterError(f"{self.old_name!r} is the new name of a rename not finished: run it again")
+            raise unfinished(self.old_name)
         self.old_name = decoded(self.old_key, stored[0])[0].name
         if not self.in_place:
             new = await self.accounts.revision(account_entry(self.new_key))

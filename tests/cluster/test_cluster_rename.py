@@ -119,7 +119,8 @@ async def test_a_rename_onto_a_taken_or_refused_name_or_of_a_seated_player_is_re
 ) -> None:
     async with cluster(nats_server.url, 1) as (node,):
         ana = await signed_up(node.url, Signer("ana", keys(), create=True))
-        await signed_up(node.url, Signer("PayPal", keys(), create=True))
+        paypal = Signer("PayPal", keys(), create=True)
+        await (await signed_up(node.url, paypal)).close()
         for new, why in (
             ("paypal", "the name 'paypal' is taken"),  # the same account key
             ("PayPaI", "the name 'PayPaI' is taken, or looks like 'PayPal'"),  # a capital I
@@ -138,10 +139,14 @@ async def test_a_rename_onto_a_taken_or_refused_name_or_of_a_seated_player_is_re
         missing = await players("rename", "nobody", "bea", "--cluster", nats_server.url)
         nobody = f"boneyard-server: no account named 'nobody' on the cluster at {nats_server.url}\n"
         assert missing.returncode == 1 and missing.stderr == nobody
-        # Nothing of those was written: ana is still ana, PayPal still PayPal, bea free.
+        # Nothing of those was written: ana is still ana, bea free.
         await ana.close()
         await signed_up(node.url, Signer("bea", keys(), create=True))
         assert (await account_value(nats_server.url, "ana")) is not None
+        # Another way to write one's own name is no other account: renamed in place.
+        case = await players("rename", "PayPal", "paypal", "--cluster", nats_server.url)
+        assert case.returncode == 0 and case.stdout == "PayPal is now paypal on every node\n", case.stderr
+        assert (await sign_in(await connect(node.url), Signer("PAYPAL", paypal.keys))).account == "paypal"
 
 
 @pytest.mark.parametrize("stopped_after", ["claim", "copy", "flip"])
@@ -169,6 +174,14 @@ async def test_a_rename_stopped_midway_leaves_one_name_and_is_finished_by_runnin
                 stranger = await connect(node.url)
                 signer = Signer(name, keys(), create=True)
                 await refused(stranger, await sign_in(stranger, signer), "name_taken")
+        # The operator's other commands do not change a name halfway renamed.
+        if stopped_after != "claim":
+            halfway = await players("ban", "ana" if flipped else "bea", "--cluster", nats_server.url)
+            assert halfway.returncode == 1 and halfway.stderr == "boneyard-server: " + (
+                f"no account named 'ana' on the cluster at {nats_server.url}: renamed to 'bea'\n"
+                if flipped
+                else "'bea' is the new name of a rename not finished: run the rename again\n"
+            )
         if flipped:  # ana's session from before the flip is signed out: nothing more under the old key
             table = await player.request(
                 type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=30, rated=True
