@@ -167,6 +167,9 @@ class Rename:
         accounts, old_entry = self.accounts, account_entry(self.old_key)
         while not self.flipped:
             stored = await accounts.revision(old_entry)
+            if stored is not None and is_forward_to(stored[0], self.new_key):
+                self.flipped = True  # by another run of this rename, meanwhile
+                return
             if stored is None or forwarded(stored[0]) is not None:
                 raise ClusterError(f"{self.old_name!r} was renamed or removed meanwhile: nothing done")
             account, banned = decoded(self.old_key, stored[0])
@@ -185,13 +188,15 @@ class Rename:
 
     async def _write_copy(self, value: bytes) -> bool:
         """Write this rename's copy (``False``: the new name's entry is someone else's)."""
-        entry = account_entry(self.new_key)
-        stored = await self.accounts.revision(entry)
-        if stored is None:
-            return await self.accounts.create(entry, value) is not None
-        if moving_from(stored[0]) != self.old_key:
-            return False
-        return await self.accounts.update(entry, value, stored[1]) is not None
+        accounts, entry = self.accounts, account_entry(self.new_key)
+        while True:  # again if written meanwhile (another run of this rename, or a sign-up's account)
+            stored = await accounts.revision(entry)
+            if stored is not None and moving_from(stored[0]) != self.old_key:
+                return False
+            if stored is None and await accounts.create(entry, value) is not None:
+                return True
+            if stored is not None and await accounts.update(entry, value, stored[1]) is not None:
+                return True
 
     async def _copy_ratings(self) -> None:
         """Each rating and rated game of the old key under the new key, unless there already."""
