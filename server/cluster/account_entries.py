@@ -152,14 +152,19 @@ def code_moved(value: bytes, old_key: str, new_key: str) -> bytes | None:
 async def take_claim(directory: Directory, entry: str, value: bytes, now: float) -> int | None:
     """Create the claim ``entry`` (its revision), or take over one that is free: a lone one (its account
     never made) older than ``CLAIM_SECONDS``, or the same rename's own; ``None``: it is someone's."""
-    revision = await directory.create(entry, value)
-    stored = None if revision is not None else await directory.revision(entry)
-    if stored is None:
-        return revision
-    owner, at, renaming = claimant(stored[0])
-    ours = renaming is not None and claimant(value)[::2] == (owner, renaming)
-    if not ours:
-        if now - at < CLAIM_SECONDS or await directory.revision(account_entry(owner)) is not None:
-            return None
-        log.warning("accounts: a claim of %s (%s) whose account was never made is free again", owner, entry)
-    return await directory.update(entry, value, stored[1])
+    while True:  # again when the claim changed between the reads and the write
+        revision = await directory.create(entry, value)
+        if revision is not None:
+            return revision
+        stored = await directory.revision(entry)
+        if stored is None:
+            continue  # removed meanwhile
+        owner, at, renaming = claimant(stored[0])
+        ours = renaming is not None and claimant(value)[::2] == (owner, renaming)
+        if not ours:
+            if now - at < CLAIM_SECONDS or await directory.revision(account_entry(owner)) is not None:
+                return None
+            log.warning("accounts: %s (%s), its account never made, is free again", entry, owner)
+        revision = await directory.update(entry, value, stored[1])
+        if revision is not None:
+            return revision

@@ -18,10 +18,11 @@ from test_accounts import connect, keys, refused, sign_in
 from test_cluster_operator import players
 
 from boneyard.clients.cli.core.identity import Signer
+from boneyard.server.accounts.book import Account
 from boneyard.server.accounts.names import account_key
-from boneyard.server.cluster.account_entries import account_entry
+from boneyard.server.cluster.account_entries import account_entry, encoded
 from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET
-from boneyard.server.cluster.directory import Directory
+from boneyard.server.cluster.directory import Directory, key_part
 from boneyard.server.cluster.operator import rename_on_cluster
 from boneyard.server.cluster.ratings import RATINGS_BUCKET, ClusterRatings
 from boneyard.server.cluster.rename import STEPS
@@ -196,3 +197,24 @@ async def test_a_rename_stopped_midway_leaves_one_name_and_is_finished_by_runnin
         assert bea["muted"] == ([] if flipped else ["dan"])
         assert await account_value(nats_server.url, "ana") is None
         await signed_up(a.url, Signer("ana", keys(), create=True))
+
+
+async def test_two_operators_running_one_rename_at_once_both_finish_it(nats_server: NatsServer) -> None:
+    nc = await nats.connect(nats_server.url)
+    accounts = await Directory.open(nc.jetstream(), ACCOUNTS_BUCKET)
+    try:
+        ana = Account(account_key("ana"), "ana", 1.0, {"k" * 43}, frozenset({"dan"}))
+        await accounts.put(account_entry(ana.key), encoded(ana))
+        await rated(nats_server.url, ana.key)
+        runs = [rename_on_cluster(nats_server.url, "ana", "bea", time.time()) for _ in range(2)]
+        assert await asyncio.gather(*runs) == ["ana", "ana"]
+        bea = await account_value(nats_server.url, "bea")
+        assert bea == {"name": "bea", "created": 1.0, "keys": ["k" * 43], "banned": False, "muted": ["dan"]}
+        assert await account_value(nats_server.url, "ana") is None
+        ratings = await Directory.open(nc.jetstream(), RATINGS_BUCKET)
+        rated_players = {key.split(".")[1] for key in await ratings.stored_keys(">")}
+        assert rated_players == {key_part(name) for name in ("bea", "bot-basic", "bot-good")}
+        await ratings.close()
+    finally:
+        await accounts.close()
+        await nc.close()
