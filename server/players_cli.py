@@ -108,7 +108,9 @@ def _reports(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def add_players(commands: argparse._SubParsersAction[Any], db_help: str) -> None:
     """``players recovery-code|ban|unban|rename|reports``."""
-    players = commands.add_parser("players", help="players' accounts in the database")
+    players = commands.add_parser(
+        "players", help="players' accounts and reports (a database's or a cluster's)"
+    )
     actions = players.add_subparsers(
         dest="action", required=True, metavar="ACTION", parser_class=type(players)
     )
