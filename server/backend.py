@@ -30,6 +30,7 @@ from boneyard.server.accounts.sqlite import load_book
 from boneyard.server.commands import CommandSeam
 from boneyard.server.lobby import Lobby
 from boneyard.server.metrics import Metrics
+from boneyard.server.moderation import JournalReports
 from boneyard.server.outbox import Gate
 from boneyard.server.ratings.sqlite import load_ratings
 from boneyard.server.record_store import MemoryRecordStore, RecordStore
@@ -155,7 +156,7 @@ class SQLiteBackend:
     async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         storage = self.storage
         lobby.ratings = load_ratings(storage.journal, self._path)
-        lobby.reports.journal = storage.journal
+        lobby.reports.kept = JournalReports(storage.journal)
         settings = lobby.settings
         restore(
             lobby, *storage.load(), lobby.clock.wall(), settings.grace_seconds, settings.resume_buffer_frames

@@ -1,7 +1,6 @@
 """``boneyard-server players``: the operator's commands on accounts (feature ``accounts``) and reports
-(feature ``moderation``), run on the database, or for ``ban``, ``unban`` and ``recovery-code`` on a
-cluster's accounts (``--cluster URL``, or the ``cluster`` setting); ``on_database``, the error handling
-every database command shares."""
+(feature ``moderation``), run on the database or on a cluster's accounts and reports (``--cluster URL``,
+or the ``cluster`` setting); ``on_database``, the error handling every database command shares."""
 
 from __future__ import annotations
 
@@ -33,8 +32,8 @@ def on_accounts(
     on_db: Callable[[Path], object],
     on_cluster: Callable[[str], Coroutine[Any, Any, None]],
 ) -> int:
-    """Run an account command on the cluster (``--cluster``, else the ``cluster`` setting unless ``--db``
-    names a database) or on the database: 0, or 1 with its one-line error."""
+    """Run an account (or reports) command on the cluster (``--cluster``, else the ``cluster`` setting
+    unless ``--db`` names a database) or on the database: 0, or 1 with its one-line error."""
     url = args.cluster if args.cluster is not None else None if args.db is not None else Settings().cluster
     if url is None:
         return on_database(args, on_db)
@@ -82,27 +81,36 @@ def _ban(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _rename(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.accounts.sqlite import rename_account
 
-    if args.db is None and Settings().cluster is not None:  # a node's database holds no account of a cluster
-        print(
-            "boneyard-server: rename works on a database only, and BONEYARD_CLUSTER names a cluster:"
-            " a cluster's accounts cannot be renamed yet",
-            file=sys.stderr,
-        )
-        return 1
-    return on_database(
-        args, lambda path: print(f"{rename_account(path, args.name, args.new_name)} is now {args.new_name}")
+    async def on_cluster(url: str) -> None:
+        from boneyard.server.cluster.operator import rename_on_cluster
+
+        old = await rename_on_cluster(url, args.name, args.new_name, time.time())
+        print(f"{old} is now {args.new_name} on every node")
+
+    return on_accounts(
+        args,
+        lambda path: print(f"{rename_account(path, args.name, args.new_name)} is now {args.new_name}"),
+        on_cluster,
     )
 
 
 def _reports(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from boneyard.server.moderation import export_reports
 
-    return on_database(args, lambda path: export_reports(path, sys.stdout))
+    async def on_cluster(url: str) -> None:
+        from boneyard.server.cluster.operator import reports_on_cluster
+
+        for line in await reports_on_cluster(url):
+            print(line)
+
+    return on_accounts(args, lambda path: export_reports(path, sys.stdout), on_cluster)
 
 
 def add_players(commands: argparse._SubParsersAction[Any], db_help: str) -> None:
     """``players recovery-code|ban|unban|rename|reports``."""
-    players = commands.add_parser("players", help="players' accounts in the database")
+    players = commands.add_parser(
+        "players", help="players' accounts and reports (a database's or a cluster's)"
+    )
     actions = players.add_subparsers(
         dest="action", required=True, metavar="ACTION", parser_class=type(players)
     )
@@ -117,19 +125,24 @@ def add_players(commands: argparse._SubParsersAction[Any], db_help: str) -> None
         moderation = actions.add_parser(action, help=f"{text} (a server may be running)")
         moderation.add_argument("name", help="the account's name")
         moderation.set_defaults(run=_ban, banned=action == "ban")
-    rename = actions.add_parser("rename", help="rename an account, keys and ratings kept (server stopped)")
+    rename = actions.add_parser(
+        "rename",
+        help="rename an account, keys, ratings and history kept (a server stopped; a cluster's nodes may run,"
+        " its player at no table)",
+    )
     rename.add_argument("name", help="the account's name")
     rename.add_argument("new_name", metavar="NEW", help="its new name (the name rules hold; free)")
     rename.set_defaults(run=_rename)
-    reports = actions.add_parser("reports", help="players' reports, as JSON Lines (a server may be running)")
+    reports = actions.add_parser(
+        "reports", help="players' reports, as JSON Lines, oldest first (a server may be running)"
+    )
     reports.set_defaults(run=_reports)
-    on_cluster = (recovery, *(actions.choices[name] for name in ("ban", "unban")))
-    for parser in (*on_cluster, rename, reports):
-        parser.add_argument("--db", type=Path, metavar="PATH", help=db_help)
+    on_cluster = (recovery, *(actions.choices[name] for name in ("ban", "unban")), rename, reports)
     for parser in on_cluster:
+        parser.add_argument("--db", type=Path, metavar="PATH", help=db_help)
         parser.add_argument(
             "--cluster",
             metavar="URL",
-            help="the cluster's NATS (nats://HOST:4222): its accounts, not a database's "
+            help="the cluster's NATS (nats://HOST:4222): its accounts and reports, not a database's "
             "(default: the cluster setting, BONEYARD_CLUSTER, unless --db is given)",
         )

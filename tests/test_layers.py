@@ -69,8 +69,11 @@ CLUSTER = (
     "cas",
     "places",
     "accounts",
+    "account_entries",
     "ratings",
     "operator",
+    "rename",
+    "reports",
 )
 """``boneyard.server.cluster``, every module (a new one is added here: the test below checks the list)."""
 CLUSTER_PARTS = ("mirror", "home", "owner", "record_bucket")

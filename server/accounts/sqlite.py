@@ -15,6 +15,7 @@ from pathlib import Path
 
 from boneyard.server.accounts.book import Account, AccountBook, code_hash, new_code
 from boneyard.server.accounts.names import account_key, look_key, refusal
+from boneyard.server.moderation import muted_key
 from boneyard.server.storage.db import StorageError, connect, open_database, open_read_only
 from boneyard.server.storage.journal import Journal
 
@@ -137,7 +138,7 @@ _RENAMED = (
     "UPDATE reports SET account = ? WHERE account = ?",
     "UPDATE mutes SET account = ? WHERE account = ?",
 )
-"""Everything that names an account by its key."""
+"""Everything that names an account by its key (others' mutes name it by its name)."""
 
 
 def rename_account(path: Path, old: str, new: str) -> str:
@@ -162,6 +163,10 @@ def rename_account(path: Path, old: str, new: str) -> str:
         connection.execute("UPDATE accounts SET key = ?, name = ? WHERE key = ?", (new_key, new, old_key))
         for statement in _RENAMED:
             connection.execute(statement, (new_key, old_key))
+        # Others' mutes name the player as shown: the new name now (one mute of both: kept once).
+        old_muted, new_muted = muted_key(str(row[0])), muted_key(new)
+        connection.execute("UPDATE OR IGNORE mutes SET muted = ? WHERE muted = ?", (new_muted, old_muted))
+        connection.execute("DELETE FROM mutes WHERE muted = ?", (old_muted,))
         connection.execute("COMMIT")
     except sqlite3.Error as error:
         raise StorageError(f"cannot write to {path}: {error}") from None

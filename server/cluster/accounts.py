@@ -5,19 +5,20 @@ bucket's watch (:class:`~boneyard.server.cluster.directory.Directory`), so a sig
 once the copy is current. Before each ``identify`` the node waits for its copy to catch up with the
 bucket (:meth:`ClusterAccounts.prepare`), so an account created on another node a moment ago is known.
 
-Keys (each part base64url, so any name is a valid key):
+The bucket's entries are in :mod:`~boneyard.server.cluster.account_entries`.
 
-- ``a.<account key>``: the account (its name, when it was created, its public keys, banned or not);
-- ``l.<look key>``: the account whose name looks like this as written (``names.look_key``);
-- ``k.<public key>``: the account holding this key;
-- ``c.<code hash>``: a link code not yet spent (its account and expiry).
+A new account is three creates, each a compare-and-set that fails if the key has a value: the claims
+first (``l.`` on the name as it looks, ``k.`` on the public key), then the account (``a.``), so that no
+account is ever without its claims; if any fails, the ones made are removed again and the desk answers
+from the copy (``name_taken``, or the key's refusal). So of two nodes registering one name (or two names
+alike) at once, exactly one wins. A node stopping between a claim and its account leaves a lone
+claim, which blocks the name for ``CLAIM_SECONDS`` and is then taken over by compare-and-set. A link
+code is spent by removing ``c.`` at the revision read (once, on one node). A key added with a link code
+updates ``a.`` by compare-and-set, retried on the latest value. These writes go through the node's
+:class:`~boneyard.server.cluster.writes.Writes`: the ``welcome`` waits for them.
 
-A new account is three creates, each a compare-and-set that fails if the key has a value: ``a.``
-first, then ``l.`` and ``k.``; if any fails, the ones made are removed again and the desk answers from
-the copy (``name_taken``, or the key's refusal). So of two nodes registering one name at once, exactly
-one wins. A link code is spent by removing ``c.`` at the revision read (once, on one node). A key
-added with a link code updates ``a.`` by compare-and-set, retried on the latest value. These writes go
-through the node's :class:`~boneyard.server.cluster.writes.Writes`: the ``welcome`` waits for them.
+An operator's rename (:mod:`~boneyard.server.cluster.rename`) is seen here too: a rename's copy of an
+account counts once its old entry is a forward (or gone), and the forward is no account.
 """
 
 from __future__ import annotations
@@ -29,53 +30,31 @@ from collections.abc import Callable
 
 from boneyard.protocol.accounts import SignIn
 from boneyard.server.accounts.book import Account, AccountBook, code_hash
-from boneyard.server.accounts.names import account_key, look_key, refusal
+from boneyard.server.accounts.names import account_key, refusal
 from boneyard.server.accounts.signin import name_taken, refused, verified
-from boneyard.server.cluster.directory import Directory, from_key_part, key_part
+from boneyard.server.cluster.account_entries import (
+    account_entry,
+    claim,
+    code_entry,
+    decoded,
+    encoded,
+    forwarded,
+    key_entry,
+    look_entry,
+    moving_from,
+    take_claim,
+)
+from boneyard.server.cluster.directory import Directory, from_key_part
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.errors import CommandError
 
 log = logging.getLogger("boneyard.cluster")
 
+__all__ = ["ClusterAccounts", "account_entry", "code_entry", "decoded", "encoded"]  # (their old home)
+
 ACCOUNTS_BUCKET = "boneyard-accounts"
 CATCH_UP_SECONDS = 2.0
 """How long an ``identify`` waits at most for this node's copy of the accounts to catch up."""
-
-
-def account_entry(key: str) -> str:
-    return f"a.{key_part(key)}"
-
-
-def _look_entry(name: str) -> str:
-    return f"l.{key_part(look_key(name))}"
-
-
-def _key_entry(public_key: str) -> str:
-    return f"k.{key_part(public_key)}"
-
-
-def code_entry(code_hash: str) -> str:
-    return f"c.{code_hash}"
-
-
-def encoded(account: Account, banned: bool = False) -> bytes:
-    """An account's entry (``a.``) as the bucket holds it."""
-    value = {
-        "name": account.name,
-        "created": account.created,
-        "keys": sorted(account.keys),
-        "banned": banned,
-        "muted": sorted(account.muted),
-    }
-    return json.dumps(value).encode()
-
-
-def decoded(key: str, value: bytes) -> tuple[Account, bool]:
-    """The account of key ``key`` in an entry (``a.``), and whether it is banned."""
-    data = json.loads(value)
-    account = Account(key, str(data["name"]), float(data["created"]), {str(k) for k in data["keys"]})
-    account.muted = frozenset(str(name) for name in data.get("muted", ()))
-    return account, bool(data.get("banned", False))
 
 
 class ClusterAccounts:
@@ -93,6 +72,10 @@ class ClusterAccounts:
         the id of the request."""
         self._codes: dict[str, tuple[str, float]] = {}
         """Link codes :meth:`prepare` spent, by hash, until the book asks for them."""
+        self.renamed: Callable[[str], None] = lambda key: None
+        """Told the old key of an account an operator renamed (the node signs its sessions out)."""
+        self._copies: dict[str, str] = {}
+        """Renames not flipped yet: the key of the copy (``a.`` with ``from``), by the old key."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._following: asyncio.Task[None] | None = None
 
@@ -104,17 +87,27 @@ class ClusterAccounts:
         if not entry.startswith("a."):
             return
         key = from_key_part(entry[2:])
-        if value is None:
-            self.book.forget(key)
-            self._banned.discard(key)
+        self.book.forget(key)  # keys taken away (none today) must not stay in the copy
+        self._banned.discard(key)
+        if value is None or forwarded(value) is not None:
+            if value is not None:
+                self.renamed(key)
+            renamed = self._copies.pop(key, None)
+            if renamed is not None:  # this account was renamed: its copy under the new name counts now
+                self._apply(account_entry(renamed), self.directory.entries.get(account_entry(renamed)))
+            return
+        source = moving_from(value)
+        if source is not None and self._is_account(source):
+            self._copies[source] = key  # a rename not flipped yet: the account is still the old entry
             return
         account, banned = decoded(key, value)
-        self.book.forget(key)  # keys taken away (none today) must not stay in the copy
         self.book.loaded(account)
         if banned:
             self._banned.add(key)
-        else:
-            self._banned.discard(key)
+
+    def _is_account(self, key: str) -> bool:
+        value = self.directory.entries.get(account_entry(key))
+        return value is not None and forwarded(value) is None
 
     async def close(self) -> None:
         for task in (*self._tasks, self._following):
@@ -159,16 +152,19 @@ class ClusterAccounts:
         if refusal(name) is not None or book.alike(name) is not None or book.by_key(public_key) is not None:
             return None
         key = account_key(name)
-        account = Account(key, name, self._wall(), {public_key})
+        now = self._wall()
+        account = Account(key, name, now, {public_key})
         directory = self.directory
         made: list[tuple[str, int]] = []
-        owner = key.encode()
         for entry, value in (
-            (account_entry(key), encoded(account)),
-            (_look_entry(name), owner),
-            (_key_entry(public_key), owner),
+            (look_entry(name), claim(key, now)),
+            (key_entry(public_key), claim(key, now)),
+            (account_entry(key), encoded(account)),  # the account last: never one without its claims
         ):
-            revision = await directory.create(entry, value)
+            if entry.startswith("a."):
+                revision = await directory.create(entry, value)
+            else:
+                revision = await take_claim(directory, entry, value, now)
             if revision is None:  # another node holds it (maybe for a moment): undo what was made
                 for undo, at in reversed(made):
                     await directory.remove(undo, last=at)
@@ -197,7 +193,7 @@ class ClusterAccounts:
         def add(current: Account) -> None:
             current.keys.add(public_key)
 
-        self._update(account, add, claim=(_key_entry(public_key), account.key.encode()))
+        self._update(account, add, claimed=(key_entry(public_key), claim(account.key, now)))
 
     def mutes_changed(self, account: Account) -> None:
         muted = account.muted
@@ -208,18 +204,22 @@ class ClusterAccounts:
         self._update(account, mute)
 
     def _update(
-        self, account: Account, change: Callable[[Account], None], claim: tuple[str, bytes] | None = None
+        self, account: Account, change: Callable[[Account], None], claimed: tuple[str, bytes] | None = None
     ) -> None:
         """Make ``change`` to the account's entry (through ``Writes``: what follows waits), by
-        compare-and-set on the latest value, after creating ``claim`` (a key and its value), if given."""
+        compare-and-set on the latest value, after creating ``claimed`` (a key and its value), if given.
+        An account renamed meanwhile (its entry a forward) is changed no more: said in the log."""
         key = account.key
         directory = self.directory
 
         async def write() -> None:
             try:
-                if claim is not None:
-                    await directory.create(*claim)
+                if claimed is not None:
+                    await directory.create(*claimed)
                 while (stored := await directory.revision(account_entry(key))) is not None:
+                    if forwarded(stored[0]) is not None:
+                        log.warning("accounts: %s was renamed: not changed", account.name)
+                        return
                     current, banned = decoded(key, stored[0])
                     change(current)
                     if await directory.update(account_entry(key), encoded(current, banned), stored[1]):

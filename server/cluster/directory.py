@@ -24,7 +24,12 @@ import time
 from collections.abc import Callable
 
 from nats.js import JetStreamContext
-from nats.js.errors import APIError, BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError
+from nats.js.errors import (
+    APIError,
+    BucketNotFoundError,
+    KeyNotFoundError,
+    KeyWrongLastSequenceError,
+)
 from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
 
 from boneyard.server.cluster.cas import lost_compare_and_set
@@ -191,6 +196,20 @@ class Directory:
         except KeyNotFoundError:
             return None
         return entry.value or b"", entry.revision or 0
+
+    async def stored_keys(self, pattern: str) -> list[str]:
+        """The keys in the bucket itself matching ``pattern`` (NATS's wildcards: ``a.>``), sorted.
+        (nats-py's ``keys(filters=...)`` matches substrings, hence a watch of the pattern's own.)"""
+        watcher = await self._bucket.watch(pattern, ignore_deletes=True, meta_only=True)
+        keys = []
+        try:
+            async for entry in watcher:  # the keys' last values, then None once caught up
+                if entry is None:
+                    break
+                keys.append(entry.key)
+        finally:
+            await watcher.stop()  # type: ignore[no-untyped-call]
+        return sorted(keys)
 
     def follow(self, apply: Callable[[str, bytes | None], None]) -> asyncio.Task[None]:
         """Call ``apply`` with every entry now, in key order, then with each change as it arrives

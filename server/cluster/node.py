@@ -38,6 +38,7 @@ from boneyard.server.cluster.owner import OwnerSide
 from boneyard.server.cluster.ratings import RATINGS_BUCKET, ClusterRatings
 from boneyard.server.cluster.record_bucket import ClusterRecords
 from boneyard.server.cluster.relay import REHOME, Bus, RelaySession, inbox, outbox
+from boneyard.server.cluster.reports import ClusterReports, ensure_reports
 from boneyard.server.cluster.tablelog import TOKENS_BUCKET, JournalLog
 from boneyard.server.cluster.takeover import Ownership
 from boneyard.server.cluster.writes import Writes
@@ -72,6 +73,15 @@ async def _bucket(js: JetStreamContext, name: str) -> KeyValue:
         return await js.key_value(name)
     except BucketNotFoundError:
         return await js.create_key_value(bucket=name, history=1)
+
+
+def signed_out(lobby: Lobby, key: str) -> None:
+    """The account of ``key`` was renamed: a session still signed in to it under that key (one with no
+    seat: a rename waits for its player's seats) plays on as a guest, so that nothing is written under
+    the old key again (a rating, mutes); signing in again, under the new name, makes it the account's."""
+    session = lobby.presence.by_account.pop(key, None)
+    if session is not None:
+        session.account = None
 
 
 class ClusterNode:
@@ -155,6 +165,7 @@ class ClusterNode:
         js = nc.jetstream()
         writes = Writes(asyncio.get_running_loop())
         await ensure_stream(js)
+        await ensure_reports(js)
         tables = await Directory.open(js, TABLES_BUCKET)
         records = await _bucket(js, RECORDS_BUCKET)
         tokens = await _bucket(js, TOKENS_BUCKET)
@@ -196,7 +207,9 @@ class ClusterNode:
 
     async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         commands.accounts.store = self.accounts
+        self.accounts.renamed = lambda key: signed_out(lobby, key)
         lobby.ratings = self.ratings.book
+        lobby.reports.kept = ClusterReports(self.js, self.writes)
         self.accounts.start()
         self.ratings.start()
         await self.attach(lobby, commands, metrics.watch_cluster(lambda: len(lobby.tables)))

@@ -1,5 +1,6 @@
-"""The operator's account commands on a cluster: ``boneyard-server players ban|unban|recovery-code
---cluster URL`` write to the ``boneyard-accounts`` bucket that every node mirrors.
+"""The operator's account commands on a cluster: ``boneyard-server players ban|unban|recovery-code|rename
+--cluster URL`` write to the ``boneyard-accounts`` bucket that every node mirrors (a rename to the
+ratings too: :mod:`~boneyard.server.cluster.rename`).
 
 A node follows the bucket (:class:`~boneyard.server.cluster.accounts.ClusterAccounts`), so a ban written
 here refuses the account's next sign-in on every node, and a recovery code is spent by whichever node the
@@ -14,13 +15,26 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import nats
+from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError
 
 from boneyard.server.accounts.book import code_hash, new_code
 from boneyard.server.accounts.names import account_key
 from boneyard.server.cluster import ClusterError
-from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET, account_entry, code_entry, decoded, encoded
+from boneyard.server.cluster.account_entries import (
+    account_entry,
+    code_entry,
+    decoded,
+    encoded,
+    forwarded,
+    moving_from,
+)
+from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET
 from boneyard.server.cluster.directory import Directory
+from boneyard.server.cluster.ratings import RATINGS_BUCKET
+from boneyard.server.cluster.rename import STEPS, Rename, unfinished
+from boneyard.server.cluster.reports import stored_reports
+from boneyard.server.cluster.tablelog import TOKENS_BUCKET
 
 
 async def _said_once(error: Exception) -> None:
@@ -29,9 +43,8 @@ async def _said_once(error: Exception) -> None:
 
 
 @asynccontextmanager
-async def _accounts(url: str) -> AsyncIterator[Directory]:
-    """The cluster's accounts bucket (read and written directly: no mirror of it is needed here), or
-    :class:`ClusterError` in one line."""
+async def _jetstream(url: str) -> AsyncIterator[JetStreamContext]:
+    """The cluster's JetStream, or :class:`ClusterError` in one line."""
     try:
         nc = await nats.connect(
             [server.strip() for server in url.split(",")],
@@ -44,16 +57,31 @@ async def _accounts(url: str) -> AsyncIterator[Directory]:
     except Exception as error:  # nats-py's: no servers, timeouts
         raise ClusterError(f"cannot reach the cluster at {url}: {error or type(error).__name__}") from None
     try:
-        js = nc.jetstream()
-        try:
-            bucket = await js.key_value(ACCOUNTS_BUCKET)
-        except BucketNotFoundError:
-            raise ClusterError(
-                f"the cluster at {url} has no accounts yet (no {ACCOUNTS_BUCKET} bucket)"
-            ) from None
-        yield Directory(js, ACCOUNTS_BUCKET, bucket)
+        yield nc.jetstream()
     finally:
         await nc.close()
+
+
+async def _bucket(js: JetStreamContext, name: str) -> Directory | None:
+    """The bucket ``name`` (read and written directly: no mirror of it is needed here), if there is one."""
+    try:
+        return Directory(js, name, await js.key_value(name))
+    except BucketNotFoundError:
+        return None
+
+
+async def _accounts_of(js: JetStreamContext, url: str) -> Directory:
+    """The cluster's accounts bucket, or :class:`ClusterError` in one line."""
+    accounts = await _bucket(js, ACCOUNTS_BUCKET)
+    if accounts is None:
+        raise ClusterError(f"the cluster at {url} has no accounts yet (no {ACCOUNTS_BUCKET} bucket)")
+    return accounts
+
+
+@asynccontextmanager
+async def _accounts(url: str) -> AsyncIterator[Directory]:
+    async with _jetstream(url) as js:
+        yield await _accounts_of(js, url)
 
 
 async def _entry(accounts: Directory, name: str, url: str) -> tuple[str, bytes, int]:
@@ -62,6 +90,11 @@ async def _entry(accounts: Directory, name: str, url: str) -> tuple[str, bytes, 
     stored = await accounts.revision(account_entry(key))
     if stored is None:
         raise ClusterError(f"no account named {name!r} on the cluster at {url}")
+    moved = forwarded(stored[0])
+    if moved is not None:
+        raise ClusterError(f"no account named {name!r} on the cluster at {url}: renamed to {moved[1]!r}")
+    if moving_from(stored[0]) is not None:  # (a change now would make it an account beside the old one)
+        raise unfinished(name)
     return key, *stored
 
 
@@ -84,3 +117,20 @@ async def recovery_code_on_cluster(url: str, name: str, now: float, lasts: float
         code = new_code()
         await accounts.put(code_entry(code_hash(code)), json.dumps([key, now + lasts]).encode())
         return code
+
+
+async def rename_on_cluster(url: str, old: str, new: str, now: float, steps: tuple[str, ...] = STEPS) -> str:
+    """Rename the account ``old`` to ``new`` on the cluster at ``url`` (its ``steps``: all of them but
+    in a test); the old name as registered."""
+    async with _jetstream(url) as js:
+        accounts = await _accounts_of(js, url)
+        ratings, tokens = await _bucket(js, RATINGS_BUCKET), await _bucket(js, TOKENS_BUCKET)
+        rename = Rename(accounts, ratings, tokens, old, new, now, where=f"the cluster at {url}")
+        await rename.run(steps)
+        return rename.old_name
+
+
+async def reports_on_cluster(url: str) -> list[str]:
+    """Every report made on the cluster at ``url``, oldest first (``players reports``' lines)."""
+    async with _jetstream(url) as js:
+        return await stored_reports(js)

@@ -7,6 +7,9 @@ every node and matchmaking reads the same ratings. Keys (the player's part base6
 - ``r.<player>.<kind>``: the rating (mu, sigma, games, wins);
 - ``h.<player>.<kind>.<games>``: the rated game that made it ``games`` games (the profile's history).
 
+Only an operator's rename of an account removes entries (:mod:`~boneyard.server.cluster.rename`: they
+moved to the new key), so a removal drops all the player's ratings and history from the copy.
+
 The node that rates a game writes each changed rating through its
 :class:`~boneyard.server.cluster.writes.Writes` (``rating_changes`` waits for it) by compare-and-set on
 the revision it read. When another node rated the same player meanwhile (two games of one player ending
@@ -82,9 +85,11 @@ class ClusterRatings:
         self._following = self.directory.follow(self._apply)
 
     def _apply(self, entry: str, value: bytes | None) -> None:
-        if value is None:
-            return  # ratings are never removed
         kind, *rest = entry.split(".")
+        if value is None:  # only a rename removes ratings, every one of the old key's: all of it moved
+            self._seen.pop(entry, None)
+            self.book.forget(from_key_part(rest[0]))
+            return
         if kind == "r":
             player, kind_name = from_key_part(rest[0]), as_kind(rest[1])
             self._seen[entry] = numbers = _decoded(value)

@@ -103,6 +103,12 @@ class RatingBook:
         games.extend(history)
         games.sort(key=lambda change: change.finished)
 
+    def forget(self, player: str) -> None:
+        """``player``'s ratings and history are gone (a cluster's account renamed: they moved)."""
+        for rated in [rated for rated in self._ratings if rated[0] == player]:
+            del self._ratings[rated]
+        self._history.pop(player, None)
+
     def ratings_of(self, player: str) -> list[Rating]:
         return [r for (p, _), r in self._ratings.items() if p == player]
 

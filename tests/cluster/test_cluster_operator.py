@@ -58,14 +58,13 @@ async def test_a_ban_and_a_recovery_code_written_to_the_cluster_hold_on_every_no
             missing.stderr
             == f"boneyard-server: no account named 'nobody' on the cluster at {nats_server.url}\n"
         )
-    # Renaming on a cluster is not there yet: said in one line rather than done in a node's own database.
+    # BONEYARD_CLUSTER names the cluster for a rename too (tests/cluster/test_cluster_rename.py has more).
     env = {**os.environ, "BONEYARD_CLUSTER": nats_server.url}
     command = [sys.executable, "-m", "boneyard.server.cli", "players", "rename", "ana", "anna"]
     rename = await asyncio.to_thread(
         subprocess.run, command, capture_output=True, text=True, timeout=60, env=env
     )
-    assert rename.returncode == 1 and rename.stdout == "" and len(rename.stderr.splitlines()) == 1
-    assert "a cluster's accounts cannot be renamed yet" in rename.stderr
+    assert rename.returncode == 0 and rename.stdout == "Ana is now anna on every node\n", rename.stderr
     unreachable = await players("ban", "ana", "--cluster", "nats://127.0.0.1:9")
     assert unreachable.returncode == 1 and len(unreachable.stderr.splitlines()) == 1, unreachable.stderr
     assert unreachable.stderr.startswith("boneyard-server: cannot reach the cluster at nats://127.0.0.1:9")

@@ -5,8 +5,10 @@ reports``); a banned account is refused at sign-in with ``banned`` (``boneyard-s
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from durability_kit import durable
@@ -114,11 +116,10 @@ async def test_an_account_renamed_keeps_its_keys(tmp_path: Path) -> None:
     key = KeyPair.create(tmp_path / "ana.key")
     async with durable(tmp_path) as server:
         await (await connect_and_sign(url(server), Signer("Ana", key, create=True))).close()
-        await (
-            await connect_and_sign(
-                url(server), Signer("bob", KeyPair.create(tmp_path / "b.key"), create=True)
-            )
-        ).close()
+        bob_key = KeyPair.create(tmp_path / "b.key")
+        bob = await connect_and_sign(url(server), Signer("bob", bob_key, create=True))
+        assert (await bob.request(type="mute", player="ANA")).type == "ok"
+        await bob.close()
         busy = players(db, "rename", "ana", "Anna")
         assert busy.returncode == 1 and "in use by another Boneyard server" in busy.stderr
     taken = players(db, "rename", "ana", "BOB")
@@ -127,6 +128,8 @@ async def test_an_account_renamed_keeps_its_keys(tmp_path: Path) -> None:
     assert bad.returncode == 1 and "reserved for bots" in bad.stderr
     renamed = players(db, "rename", "ana", "Anna")
     assert renamed.returncode == 0 and renamed.stdout.strip() == "Ana is now Anna"
+    with closing(sqlite3.connect(db)) as database:  # bob's mute follows the player to the new name
+        assert database.execute("SELECT account, muted FROM mutes").fetchall() == [("bob", "anna")]
     async with durable(tmp_path) as server:
         player = await connect(url(server))
         assert (await sign_in(player, Signer("anna", key))).account == "Anna"
