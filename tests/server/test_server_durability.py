@@ -142,12 +142,13 @@ async def resume(server: ServerProcess, before: Seated, *, graceful: bool) -> Se
 @pytest.mark.parametrize(
     ("signum", "sync", "window"),
     [
-        (signal.SIGKILL, "full", "0"),
-        (signal.SIGTERM, "full", "0"),
+        (signal.SIGKILL, "full", "5"),  # the defaults
+        (signal.SIGTERM, "full", "5"),
         (signal.SIGKILL, "normal", "0"),
         (signal.SIGKILL, "full", "20"),
+        (signal.SIGKILL, "full", "0"),
     ],
-    ids=["kill-9", "sigterm", "kill-9-db-sync-normal", "kill-9-commit-window"],
+    ids=["kill-9", "sigterm", "kill-9-db-sync-normal", "kill-9-commit-window", "kill-9-no-commit-window"],
 )
 async def test_games_survive_the_server_dying_mid_hand(
     tmp_path: Path, signum: int, sync: str, window: str
@@ -207,7 +208,7 @@ async def test_the_commit_window_setting_reaches_the_journal(tmp_path: Path) -> 
     async with durable(tmp_path, db_sync="normal", commit_window_ms=20) as server:
         assert server.storage is not None and server.storage.journal.window == 0  # no fsync to share
     async with durable(tmp_path) as server:
-        assert server.storage is not None and server.storage.journal.window == 0  # off by default
+        assert server.storage is not None and server.storage.journal.window == 0.005  # the default, 5 ms
 
 
 # A crash and a damaged disk (issue #15, item 11): a damaged write-ahead log gives a warning and keeps a
