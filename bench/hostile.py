@@ -51,6 +51,7 @@ async def honest_player(world: World, name: str, until: float) -> None:
         nonlocal ids
         ids += 1
         spec = {"game": "moon", "options": {"target": 7}, "bots": [1, 2], "seat": 0, "turn_seconds": None}
+        spec["hand_pause_ms"] = 0  # no pause between hands: the honest players never say ready
         await ws.send(command(type="create_table", id=ids, **spec))
 
     async def act() -> None:
