@@ -86,7 +86,7 @@ class Router(Protocol):
 class CommandSeam:
     """The table tier's front door: what a connection hands every decoded command to."""
 
-    __slots__ = ("_nonces", "accounts", "cluster", "hello", "lobby")
+    __slots__ = ("_nonces", "_waiting", "accounts", "cluster", "hello", "lobby")
 
     def __init__(self, lobby: Lobby, hello: bytes, accounts: AccountBook | None = None) -> None:
         self.lobby = lobby
@@ -104,6 +104,8 @@ class CommandSeam:
         """Feature ``accounts``: checks ``identify.sign_in`` (an in-memory book unless one is given)."""
         self._nonces: dict[Link, str] = {}
         """Each connection's ``hello.nonce`` until its ``identify`` spends it (or it closes)."""
+        self._waiting: set[Link] = set()
+        """Connections whose ``identify`` waits for a cluster's accounts to be brought up to date."""
 
     # -- what the socket tier calls --------------------------------------------------------------------
 
@@ -132,7 +134,8 @@ class CommandSeam:
                 send(link, body_of_dict({**_PONG, "reply_to": reply_to}))
             elif isinstance(command, Identify):
                 # a cluster's accounts are brought up to date first (on one node: at once)
-                self.accounts.ready(command, self._nonces.get(link), partial(self._identify, link, command))
+                self._waiting.add(link)
+                self.accounts.ready(command, self._nonces.get(link), partial(self._when_ready, link, command))
             else:
                 self._error(link, "not_identified", "identify first", reply_to)
                 link.close_with(4001, "the first command must be identify")
@@ -162,6 +165,7 @@ class CommandSeam:
     def disconnected(self, link: Link) -> None:
         """The connection is closed: its session (if any) drops, and keeps its seats for a grace period."""
         self._nonces.pop(link, None)
+        self._waiting.discard(link)
         session, link.session = link.session, None
         if session is not None and session.client is link:
             self.lobby.matchmaker.cancel(session)
@@ -174,6 +178,13 @@ class CommandSeam:
     def _error(self, link: Link, code: ErrorCode, message: str, reply_to: CommandId | None) -> None:
         self.lobby.metrics.error(code)
         send(link, error_body(code, message, reply_to))
+
+    def _when_ready(self, link: Link, command: Identify) -> None:
+        # A connection closed while it waited is not identified: its session would hold a dead
+        # connection (an account shown online, a seat never away) and nobody would ever drop it.
+        if link in self._waiting:
+            self._waiting.discard(link)
+            self._identify(link, command)
 
     def _identify(self, link: Link, command: Identify) -> None:
         lobby = self.lobby

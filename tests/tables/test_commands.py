@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from table_kit import settings
 
-from boneyard.protocol import COMMAND_ADAPTER, Hello, Limits, decode_server_message
+from boneyard.protocol import COMMAND_ADAPTER, Hello, Limits, SignIn, decode_server_message
+from boneyard.server.accounts.book import Account
 from boneyard.server.commands import CommandSeam
 from boneyard.server.host import ManualClock
 from boneyard.server.lobby import Lobby
@@ -148,3 +150,34 @@ def test_a_dropped_session_keeps_its_seat_through_the_grace_period() -> None:
     assert not table.seats[0].connected and table.seats[0].session is not None
     clock.advance(lobby.settings.grace_seconds)
     assert table.seats[0].auto  # away: the server plays for her until she is back or expires
+
+
+class HeldAccounts:
+    """A cluster's accounts (``AccountStore``) whose update before an ``identify`` finishes when the test
+    says: on a cluster it takes a round trip to the bucket, and a connection may close meanwhile."""
+
+    def __init__(self) -> None:
+        self.waiting: list[Callable[[], None]] = []
+
+    def prepare(self, request: SignIn | None, nonce: str | None, then: Callable[[], None]) -> None:
+        self.waiting.append(then)
+
+    def created(self, request: SignIn) -> Account | None:
+        return None
+
+
+def test_a_connection_closed_while_its_identify_waits_for_the_accounts_is_not_identified() -> None:
+    # It used to be: a session on a dead connection, in the lobby for good (nobody drops it), a leak
+    # any client could repeat at will on a cluster.
+    commands, lobby, _ = front()
+    commands.accounts.store = accounts = HeldAccounts()
+    gone, stays = FakeLink(), FakeLink()
+    for link, name in ((gone, "ghost"), (stays, "bea")):
+        commands.connected(link)
+        commands.handle(link, command(type="identify", id=1, name=name))
+    commands.disconnected(gone)
+    for then in accounts.waiting:
+        then()
+    assert gone.session is None and [m.type for m in gone.messages] == ["hello"]
+    assert stays.session is not None and [m.type for m in stays.messages] == ["hello", "welcome"]
+    assert {session.name for session in lobby.presence.idle} == {"bea"}
