@@ -104,6 +104,11 @@ async def test_two_browsers_play_each_other_chat_and_a_third_watches() -> None:
     async with running_server(**FAST) as server, chromium() as browser:
         ana = await open_page(browser, page_url(server.url), "ana", DESKTOP)
         table_id = await create_table(ana, "straight", seats=["me", "open"], target=40, turn="60")
+        # The watcher comes before the deal, so that it sees a whole hand from the deal whatever the game
+        # (one that came later and saw none would say "deal not checked": a game can end in its first hand).
+        watcher = await open_page(browser, page_url(server.url), "cy", PHONE)
+        await watcher.click(f'.table-row[data-table="{table_id}"] button:has-text("Watch")')
+        await watcher.wait_for_selector("#table.spectating .felt .seat")
         bo = await open_page(browser, page_url(server.url), "bo", PHONE)
         await bo.click(f'.table-row[data-table="{table_id}"] button:has-text("Sit")')
         await bo.wait_for_url(f"**/t/{table_id}")
@@ -112,9 +117,7 @@ async def test_two_browsers_play_each_other_chat_and_a_third_watches() -> None:
         await ana.fill("input[name=chat]", "good luck!")
         await ana.press("input[name=chat]", "Enter")
         await bo.wait_for_selector('.chat-line:has-text("good luck!")')
-        watcher = await open_page(browser, page_url(server.url), "cy", PHONE)
-        await watcher.click(f'.table-row[data-table="{table_id}"] button:has-text("Watch")')
-        await watcher.wait_for_selector("#table.spectating .felt .seat")
+        await watcher.wait_for_selector('.chat-line:has-text("good luck!")')
         await asyncio.gather(play_to_the_end(ana), play_to_the_end(bo))
         await watcher.wait_for_selector('#table[data-over="true"] .game-over .deal-mark')
         for page in (ana, bo, watcher):
