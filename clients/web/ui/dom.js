@@ -17,6 +17,9 @@ function build(element, attrs, children) {
   return element;
 }
 
+/** A count in words: counted(1, "trick") is "1 trick", counted(2, "trick") "2 tricks". */
+export const counted = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 /** An HTML element: h("button", {class: "x", onclick}, "text", ...). */
 export const h = (tag, attrs, ...children) => build(document.createElement(tag), attrs, children);
 

@@ -3,7 +3,7 @@
 // with its default options and its default seats (hello.games), the tiles played in the middle as a trick,
 // each seat's tricks, the scores after each hand. Its deal is not checked (sdk/generic.js).
 
-import { h } from "./dom.js";
+import { counted, h } from "./dom.js";
 import { trickTable } from "./trick.js";
 
 const scoresText = (scores, mirror) => scores.map((score, seat) => `${mirror.seatName(seat)} ${score}`).join(", ");
@@ -19,7 +19,7 @@ export const generic = {
   centre: (mirror, where) => trickTable(mirror, where, [
     h("span", { class: "chip" }, `Hand ${mirror.view.hand_number + 1}`),
     mirror.view.target !== undefined ? h("span", { class: "chip" }, `Target ${mirror.view.target}`) : null]),
-  seatNote: (view, seat) => (view.tricks?.[seat] === undefined ? "" : `${view.tricks[seat]} tricks`),
+  seatNote: (view, seat) => (view.tricks?.[seat] === undefined ? "" : counted(view.tricks[seat], "trick")),
   team: () => null,
   side: (mirror, index) => mirror.seatName(index),
   out: () => false,

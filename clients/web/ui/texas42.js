@@ -1,7 +1,7 @@
 // Texas 42's part of the page: the trick (three tiles in a nello hand), the auction in points then marks,
 // trump, each team's points this hand and the marks; nello's partner sits out, their hand face down.
 
-import { field, h, select, targetField } from "./dom.js";
+import { counted, field, h, select, targetField } from "./dom.js";
 import { trickReplayStates } from "./replaystates.js";
 import { teamName, teamOf } from "./teams.js";
 import { auctionNote, trickCentre, trumpName, trumpText } from "./trick.js";
@@ -12,10 +12,10 @@ const MARK = 42;
 export function bidText(bid) {
   if (bid < MARK) return String(bid);
   const marks = bid / MARK;
-  return `${bid} (${marks} mark${marks === 1 ? "" : "s"})`;
+  return `${bid} (${counted(marks, "mark")})`;
 }
 
-const marksText = (marks) => `${marks} mark${marks === 1 ? "" : "s"}`;
+const marksText = (marks) => counted(marks, "mark");
 
 export const texas42 = {
   name: "Texas 42",

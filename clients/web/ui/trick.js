@@ -2,7 +2,7 @@
 // last trick's winner marked; a game the page has no module for shows its trick so too), the chips under
 // it (phase, trump, the high bid, the game's own), a seat's word in the auction, and the trump in words.
 
-import { h } from "./dom.js";
+import { counted, h } from "./dom.js";
 import { label, tileSvg } from "./tiles.js";
 
 export const trumpName = (trump) => ({ null: "not named", 0: "blanks", doubles: "doubles", none: "no trump", nello: "nello" })[trump] ?? `${trump}s`;
@@ -47,5 +47,5 @@ export function trickCentre(mirror, where, { bid = String, chips = [] } = {}) {
 export function auctionNote(view, seat, bid = String) {
   const said = view.bids[seat];
   const spoke = said === null ? "" : said === "pass" ? "passed" : `bid ${bid(said)}`;
-  return [spoke, view.phase === "playing" || view.tricks[seat] ? `${view.tricks[seat]} tricks` : ""].filter(Boolean).join(" · ");
+  return [spoke, view.phase === "playing" || view.tricks[seat] ? counted(view.tricks[seat], "trick") : ""].filter(Boolean).join(" · ");
 }
