@@ -59,7 +59,7 @@ class DealStart:
 
     def commit(self) -> None:
         """Tell the table what the deal is committed to (the seed is stored before this goes out)."""
-        self._broadcast(self._commitment(self._wait_ms()))
+        self.room.roster.broadcast(self._commitment(self._wait_ms()))
 
     def await_seeds(self) -> None:
         """Deal once the players' seeds are in, or their wait is over (at once if nobody is waited for)."""
@@ -76,7 +76,7 @@ class DealStart:
         seeds = self.seeds
         seeds.contribute(seat, seed)
         self.room.stored()  # stored before anyone hears of it
-        self._broadcast(seeds.contributed_body(self.room.table_id, seat))
+        self.room.roster.broadcast(seeds.contributed_body(self.room.table_id, seat))
         if all(seeds.players[s] is not None for s in self.seed_seats()):
             self.game.first_deal()
 
@@ -102,7 +102,3 @@ class DealStart:
 
     def _commitment(self, wait_ms: int) -> bytes:
         return self.seeds.commitment_body(self.room.table_id, self.game.number, self.seed_seats(), wait_ms)
-
-    def _broadcast(self, body: bytes) -> None:
-        for session, _ in self.room.roster.listeners():
-            session.deliver(body)

@@ -203,10 +203,6 @@ class Match:
         self._play_on(engine.opening_events())
         log.info("game started", extra=ids(table_id=self.room.table_id))
 
-    def _broadcast(self, body: bytes) -> None:
-        for session, _ in self.room.roster.listeners():
-            session.deliver(body)
-
     def _dealt(self) -> Engine:
         engine = self.engine
         assert engine is not None, "the game is not dealt yet"
@@ -293,7 +289,7 @@ class Match:
             self.server.metrics.game_finished(self.spec.name)
         self.fan_out.send(events, self.room.roster.listeners(), record_id=record_id, auto=auto)
         if engine.is_over and self.seeds.fair:
-            self._broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))
+            self.room.roster.broadcast(self.seeds.revealed_body(self.room.table_id, self.number, record_id))
         if engine.between_hands or any(e.type == "hand_started" for e in events):
             self._finish_hand_overs()
         if engine.is_over:

@@ -195,5 +195,4 @@ class HandBreak:
     def _tell(self) -> None:
         assert self.pause is not None
         body = self.pause.body(self.room.table_id, self.game.seats, self.server.clock.time())
-        for session, _ in self.room.roster.listeners():
-            session.deliver(body)
+        self.room.roster.broadcast(body)

@@ -66,8 +66,7 @@ class RatedTable:
     ) -> None:
         """The game is over: rated, and everyone at the table told (``rating_changes``)."""
         body = self.over(table_id, roster.seats, winner, scores, record_id, now)
-        for session, _ in roster.listeners():
-            session.deliver(body)
+        roster.broadcast(body)
 
     def over(
         self,

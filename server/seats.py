@@ -173,6 +173,11 @@ class Roster:
             out.extend((spectator, None) for spectator in self.spectators)
         return out
 
+    def broadcast(self, body: bytes) -> None:
+        """``body`` to everyone at the table, seated or watching (each numbers it as its own)."""
+        for session, _ in self.listeners():
+            session.deliver(body)
+
     def humans(self) -> Iterator[Seat]:
         """The seats a player holds."""
         return (seat for seat in self.seats if seat.session is not None)

@@ -239,13 +239,9 @@ class Table:
         if not self.removed:
             self.server.table_log.table(self)
 
-    def broadcast(self, body: bytes) -> None:
-        for session, _ in self.listeners():
-            session.deliver(body)
-
     def seat_status(self, seat: Seat) -> None:
         """Tell the table a seat's connection or auto-play changed (and the lobby, via ``changed``)."""
-        self.broadcast(
+        self.roster.broadcast(
             body_of_dict(
                 {
                     "type": "seat_status",
