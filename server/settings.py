@@ -64,9 +64,9 @@ class Settings(BaseSettings):
     """With ``db_sync = full``, a commit starts at most once per this many milliseconds: what the tables
     write meanwhile shares that commit's fsync and thread handover. A write after a quiet spell is
     committed at once; when commits would come faster, frames wait up to this long more for the commit
-    of what came before them. 5 (the default): at 10,000 human-paced connections a fifth less CPU per
-    action than 0, and the same p99, for about 3 ms more median latency (bench/README.md); 0: each commit
-    starts as soon as the last one ends (the least latency, the most fsyncs)."""
+    of what came before them. 5 (the default): at 10,000 human-paced connections about a sixth less CPU
+    per action than 0 (9-27 %), and the same p99, for about 3 ms more median latency (bench/README.md);
+    0: each commit starts as soon as the last one ends (the least latency, the most fsyncs)."""
 
     max_frame_bytes: int = Field(default=4096, ge=256, le=4096)
     """The longest frame a client may send; longer closes the connection with 1009.
