@@ -91,6 +91,8 @@ class LinkCodeMessage(ReplyBase):
 
     type: Literal["link_code"]
     code: LinkCode
-    """Give it to the other device once: its ``identify.sign_in.link_code`` adds its key."""
+    """Give it to the other device once: its ``identify.sign_in.link_code`` adds its key. This
+    server's codes are 32 letters and digits, never ``-`` or ``_``, so one can be typed as a
+    command-line argument."""
     expires_ms: Count
     """The code is good for this long from now, and for one use."""

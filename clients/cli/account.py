@@ -39,7 +39,11 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     create.add_argument("name", type=_account, help="2-24 letters, digits, - _ . (one script; not bot-...)")
     link = actions.add_parser("link", help="add this machine's key to NAME with a one-time code")
     link.add_argument("name", type=_account)
-    link.add_argument("code", help="from `boneyard account link-code` on a signed-in device, or the operator")
+    link.add_argument(
+        "code",
+        help="from `boneyard account link-code` on a signed-in device, or the operator"
+        " (one that starts with - goes last, after --)",
+    )
     code = actions.add_parser("link-code", help="a one-time code to add another device to your account")
     for parser in (create, link, code):
         parser.add_argument("--server", required=True, metavar="URL", help="e.g. ws://localhost:8765/")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import string
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -92,9 +93,17 @@ def code_hash(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
 
 
+CODE_ALPHABET = string.ascii_letters + string.digits
+CODE_LENGTH = 32  # 62 ** 32 is about 2 ** 190
+
+
 def new_code() -> str:
-    """A fresh one-time code: 24 random bytes, base64url (32 characters)."""
-    return secrets.token_urlsafe(24)
+    """A fresh one-time code: 32 random letters and digits.
+
+    Letters and digits only, because a person types it on another device's command line: a
+    base64url code starting with ``-`` is read there as an option, and the link fails.
+    """
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 class AccountBook:
