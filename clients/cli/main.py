@@ -223,7 +223,8 @@ async def _session(
         await client.connect()
     except (OSError, CommandError) as error:
         hint = " (--guest to play without your account)" if signer is not None else ""
-        print(f"boneyard: cannot connect to {url}: {error}{hint}", file=sys.stderr)
+        said = str(error) if isinstance(error, ConnectionError) else f"cannot connect to {url}: {error}"
+        print(f"boneyard: {said}{hint}", file=sys.stderr)
         return 1
     if full_screen(args):
         from boneyard.clients.cli.tui.app import BoneyardApp

@@ -248,6 +248,9 @@ def test_bad_arguments_exit_two(tmp_path: Path) -> None:
         env=ENV | {"XDG_CONFIG_HOME": str(tmp_path)},
     )  # fmt: skip
     assert done.returncode == 1 and "cannot connect" in done.stderr
+    # Said in words, on one line, not as an errno.
+    assert "nothing answers there" in done.stderr and "Errno" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_replay_full_screen_steps_through_a_record(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ reconnect and resume (PROTOCOL.md section 9).
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -90,6 +91,19 @@ async def websocket_connector(url: str) -> Transport:
             ping_interval=None,
             open_timeout=10,
         )
-    except (websockets.InvalidHandshake, websockets.InvalidURI, TimeoutError) as error:
-        raise ConnectionError(f"cannot open {url}: {error}") from error
+    except (websockets.InvalidHandshake, websockets.InvalidURI, OSError) as error:
+        raise ConnectionError(f"cannot connect to {url}: {_in_words(error)}") from error
     return WebSocketTransport(ws)
+
+
+def _in_words(error: Exception) -> str:
+    """Why a connection could not be opened, said for a person rather than as an errno."""
+    if isinstance(error, ConnectionRefusedError):
+        return "nothing answers there (is the server running, and on that port?)"
+    if isinstance(error, socket.gaierror):
+        return "no such host (check the address)"
+    if isinstance(error, TimeoutError):
+        return "no answer within 10 seconds"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
