@@ -31,7 +31,27 @@ class TrickState:
     below ``HAND_OVER`` are those of a hand still in play.
     """
 
-    __slots__ = ()
+    __slots__ = (
+        "bidder",
+        "bids",
+        "first",
+        "force_last",
+        "hand_number",
+        "hands",
+        "high_bid",
+        "leader",
+        "led",
+        "phase",
+        "spoken",
+        "taken",
+        "target",
+        "to_move",
+        "trick",
+        "trump",
+        "winner",
+    )
+    """The slots every trick game's state has; a subclass's own ``__slots__`` add the rest (declared
+    here rather than only annotated, so that a compiler that lays classes out, mypyc, can compile both)."""
     PLAYING: ClassVar[int]
     HAND_OVER: ClassVar[int]
     LISTS: ClassVar[tuple[str, ...]]
@@ -40,6 +60,7 @@ class TrickState:
     winner: int
     hand_number: int
     first: int
+    force_last: bool
     hands: list[int]
     bids: list[int]
     spoken: int
@@ -72,6 +93,8 @@ class TrickState:
         """An independent copy (lists are copied; everything else is immutable)."""
         cls = type(self)
         other = cls.__new__(cls)
+        for name in TrickState.__slots__:
+            setattr(other, name, getattr(self, name))
         slots: tuple[str, ...] = cls.__slots__
         for name in slots:
             setattr(other, name, getattr(self, name))

@@ -64,27 +64,10 @@ class MoonState(TrickState):
     HAND_OVER = HAND_OVER
     LISTS = ("scores", "hands", "bids", "trick", "taken")
     __slots__ = (
-        "bidder",
-        "bids",
         "discard",
-        "first",
-        "force_last",
-        "hand_number",
-        "hands",
-        "high_bid",
-        "leader",
-        "led",
-        "phase",
         "points",
         "scores",
-        "spoken",
-        "taken",
-        "target",
-        "to_move",
-        "trick",
-        "trump",
         "widow",
-        "winner",
     )
 
     def __init__(self, *, force_last: bool = False, target: int = 21) -> None:

@@ -55,31 +55,14 @@ class TexasState(TrickState):
     HAND_OVER = HAND_OVER
     LISTS = ("marks", "hands", "bids", "trick", "by", "taken", "points")
     __slots__ = (
-        "bidder",
-        "bids",
         "by",
-        "first",
-        "force_last",
         "full",
         "hand_marks",
-        "hand_number",
-        "hands",
-        "high_bid",
-        "leader",
-        "led",
         "made",
         "marks",
         "nello",
         "out",
-        "phase",
         "points",
-        "spoken",
-        "taken",
-        "target",
-        "to_move",
-        "trick",
-        "trump",
-        "winner",
     )
 
     def __init__(self, *, force_last: bool = True, nello: bool = False, target: int = 7) -> None:
