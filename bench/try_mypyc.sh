@@ -15,11 +15,11 @@ pip install -q -e '.[test]' mypy
 # The tree of links that spells out the boneyard.* mapping, as the type check builds it.
 bash .ci/typecheck --version >/dev/null
 cd build/typecheck
-# The act path but the engine (whose lean states' shared base, TrickState, mypyc cannot compile as it
-# stands: attributes declared on a slotless base): translation, fan-out, timer, match, table, sessions,
-# commands, outbox, codec; and
-# the two interpreted subclasses of compiled classes (Client, RelaySession), which must be compiled too.
-mypyc boneyard/server/{wire,fanout,turns,match,table,session,seats,commands,outbox,connection}.py \
+# The act path: Moon's engine (its lean state and the trick games' base), translation, fan-out, timer,
+# match, table, sessions, commands, outbox, codec; and the two interpreted subclasses of compiled classes
+# (Client, RelaySession), which must be compiled too.
+mypyc boneyard/server/games/{trickgame,tricks}.py boneyard/server/games/moon/{state,game}.py \
+  boneyard/server/{wire,fanout,turns,match,table,session,seats,commands,outbox,connection}.py \
   boneyard/server/cluster/relay.py boneyard/protocol/codec.py > ../mypyc.log 2>&1 \
   || { tail -20 ../mypyc.log; exit 1; }
 cp ./*__mypyc*.so "$(python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
