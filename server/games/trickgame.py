@@ -24,6 +24,29 @@ BETWEEN_HANDS = "the hand is over: the next one is not dealt yet"
 _DEAL_ORDER = tuple(display_key(i, None) for i in range(28))
 
 
+TRICK_FIELDS = (
+    "bidder",
+    "bids",
+    "first",
+    "force_last",
+    "hand_number",
+    "hands",
+    "high_bid",
+    "leader",
+    "led",
+    "phase",
+    "spoken",
+    "taken",
+    "target",
+    "to_move",
+    "trick",
+    "trump",
+    "winner",
+)
+"""The slots every trick game's state has (declared on the base, so that mypyc can compile it); a game's
+state adds its own."""
+
+
 class TrickState:
     """The base of the games' lean states: hands as bitmasks, int moves, ``copy`` and random playouts.
 
@@ -31,27 +54,10 @@ class TrickState:
     below ``HAND_OVER`` are those of a hand still in play.
     """
 
-    __slots__ = (
-        "bidder",
-        "bids",
-        "first",
-        "force_last",
-        "hand_number",
-        "hands",
-        "high_bid",
-        "leader",
-        "led",
-        "phase",
-        "spoken",
-        "taken",
-        "target",
-        "to_move",
-        "trick",
-        "trump",
-        "winner",
-    )
-    """The slots every trick game's state has; a subclass's own ``__slots__`` add the rest (declared
-    here rather than only annotated, so that a compiler that lays classes out, mypyc, can compile both)."""
+    __slots__ = TRICK_FIELDS
+    FIELDS: ClassVar[tuple[str, ...]] = TRICK_FIELDS
+    """Every slot of the state, the base's and its game's: what :meth:`copy` copies (a tuple of its
+    own, as a compiled class, mypyc's, has no ``__slots__`` to read at run time)."""
     PLAYING: ClassVar[int]
     HAND_OVER: ClassVar[int]
     LISTS: ClassVar[tuple[str, ...]]
@@ -93,10 +99,7 @@ class TrickState:
         """An independent copy (lists are copied; everything else is immutable)."""
         cls = type(self)
         other = cls.__new__(cls)
-        for name in TrickState.__slots__:
-            setattr(other, name, getattr(self, name))
-        slots: tuple[str, ...] = cls.__slots__
-        for name in slots:
+        for name in self.FIELDS:
             setattr(other, name, getattr(self, name))
         for name in self.LISTS:
             setattr(other, name, getattr(self, name)[:])

@@ -36,7 +36,7 @@ from boneyard.server.games.moon.rules import (
     settle,
     winner_offset,
 )
-from boneyard.server.games.trickgame import TrickState
+from boneyard.server.games.trickgame import TRICK_FIELDS, TrickState
 
 BIDDING, DISCARDING, NAMING, PLAYING, HAND_OVER, THROWN_IN, OVER = range(7)
 PHASE_NAMES: tuple[str, ...] = (
@@ -57,18 +57,23 @@ _BID_MOVES: tuple[tuple[int, ...], ...] = tuple(
 _TRUMP_MOVES: tuple[int, ...] = tuple(range(9))
 
 
+MOON_FIELDS = (
+    "discard",
+    "points",
+    "scores",
+    "widow",
+)
+"""This game's own slots (beside :data:`TRICK_FIELDS`)."""
+
+
 class MoonState(TrickState):
     """Hands as bitmasks, the auction, the trick and the scores of one Moon game."""
 
     PLAYING = PLAYING
     HAND_OVER = HAND_OVER
     LISTS = ("scores", "hands", "bids", "trick", "taken")
-    __slots__ = (
-        "discard",
-        "points",
-        "scores",
-        "widow",
-    )
+    __slots__ = MOON_FIELDS
+    FIELDS = TRICK_FIELDS + MOON_FIELDS
 
     def __init__(self, *, force_last: bool = False, target: int = 21) -> None:
         self.force_last = force_last

@@ -35,7 +35,7 @@ from boneyard.server.games.texas42.rules import (
     next_seat,
     trick_points,
 )
-from boneyard.server.games.trickgame import TrickState
+from boneyard.server.games.trickgame import TRICK_FIELDS, TrickState
 from boneyard.server.games.tricks import LED, NELLO, winning_offset
 
 BIDDING, NAMING, PLAYING, HAND_OVER, THROWN_IN, OVER = range(6)
@@ -48,22 +48,27 @@ _TRUMP_MOVES = tuple(range(9))
 _WITH_NELLO = tuple(range(10))
 
 
+TEXAS_FIELDS = (
+    "by",
+    "full",
+    "hand_marks",
+    "made",
+    "marks",
+    "nello",
+    "out",
+    "points",
+)
+"""This game's own slots (beside :data:`TRICK_FIELDS`)."""
+
+
 class TexasState(TrickState):
     """Hands as bitmasks, the auction, the trick, the hand's points and the marks of one 42 game."""
 
     PLAYING = PLAYING
     HAND_OVER = HAND_OVER
     LISTS = ("marks", "hands", "bids", "trick", "by", "taken", "points")
-    __slots__ = (
-        "by",
-        "full",
-        "hand_marks",
-        "made",
-        "marks",
-        "nello",
-        "out",
-        "points",
-    )
+    __slots__ = TEXAS_FIELDS
+    FIELDS = TRICK_FIELDS + TEXAS_FIELDS
 
     def __init__(self, *, force_last: bool = True, nello: bool = False, target: int = 7) -> None:
         self.force_last = force_last
