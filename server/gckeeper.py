@@ -9,10 +9,13 @@ frozen objects are never walked, so freezing five times a second leaves young co
 only the last fraction of a second's objects.
 
 Frozen objects are still freed by reference counting; but a frozen object that becomes
-garbage in a cycle (a closed websocket connection does, some 50 objects) is only reclaimed
-once unfrozen. So after enough connections have closed (a tenth of those open, at least
-1,000), or every half hour, everything is unfrozen and collected once: one long pause now
-and then (about a second at 10,000 connections), instead of many.
+garbage in a cycle is only reclaimed once unfrozen. So after enough connections have closed (a
+tenth of those open, at least 1,000), or every half hour, everything is unfrozen and collected
+once: one long pause now and then (1.3 s at 15,000 connections), instead of many. Closed
+connections leave few cycles today (that collection found about one object per closed
+connection at 15,000), so a churn collection that finds under :data:`CYCLES_WORTH_A_PAUSE` per
+closed connection makes the next one wait for four times the churn (:class:`ChurnPolicy`); one
+that finds more brings the tenth back. The half-hourly collection bounds what cycles can hold.
 """
 
 from __future__ import annotations
@@ -28,16 +31,52 @@ log = logging.getLogger("boneyard.server")
 FULL_COLLECTION_SECONDS = 1800.0
 """At least this often, frozen objects are unfrozen and collected."""
 
+CYCLES_WORTH_A_PAUSE = 5
+"""Unreachable objects per closed connection that a churn collection must find to keep its pace."""
+
+
+class ChurnPolicy:
+    """When connections closed call for a full collection: ``share`` of those open (at least
+    ``floor``), the share growing fourfold (to 100 at most) while collections find little.
+
+    >>> policy = ChurnPolicy()
+    >>> policy.due(closed=999, open_now=3_000), policy.due(closed=1_000, open_now=3_000)
+    (False, True)
+    >>> policy.collected(found=1_200, closed=1_500)  # about one object a connection: not worth it
+    >>> policy.share, policy.due(closed=1_500, open_now=15_000), policy.due(closed=6_000, open_now=15_000)
+    (0.4, False, True)
+    >>> policy.collected(found=60_000, closed=6_000)  # ten a connection: collect at a tenth again
+    >>> policy.share
+    0.1
+    """
+
+    __slots__ = ("floor", "share")
+
+    def __init__(self, share: float = 0.1, floor: int = 1_000) -> None:
+        self.share = share
+        self.floor = floor
+
+    def due(self, closed: int, open_now: int) -> bool:
+        return closed >= max(self.floor, int(open_now * self.share))
+
+    def collected(self, found: int, closed: int) -> None:
+        """A churn collection found ``found`` unreachable objects after ``closed`` connections closed."""
+        if found < closed * CYCLES_WORTH_A_PAUSE:
+            self.share = min(self.share * 4, 100.0)
+        else:
+            self.share = 0.1
+
 
 class GcKeeper:
-    """Freezes every object each ``freeze_seconds``; unfreezes and collects once after churn (a tenth of
-    ``open_connections()`` closed, at least 1,000: counted in :attr:`closed`) or every half hour."""
+    """Freezes every object each ``freeze_seconds``; unfreezes and collects once after churn (as its
+    :class:`ChurnPolicy` says, counting closes in :attr:`closed`) or every half hour."""
 
-    __slots__ = ("closed", "freeze_seconds", "open_connections")
+    __slots__ = ("churn", "closed", "freeze_seconds", "open_connections")
 
     def __init__(self, freeze_seconds: float, open_connections: Callable[[], int]) -> None:
         self.freeze_seconds = freeze_seconds
         self.open_connections = open_connections
+        self.churn = ChurnPolicy()
         self.closed = 0
         """Connections closed since the last full collection."""
 
@@ -51,13 +90,22 @@ class GcKeeper:
         last = time.monotonic()
         while True:
             await asyncio.sleep(self.freeze_seconds)
-            churned = self.closed >= max(1_000, self.open_connections() // 10)
+            churned = self.churn.due(self.closed, self.open_connections())
             if churned or time.monotonic() - last > FULL_COLLECTION_SECONDS:
                 last = time.monotonic()
                 gc.unfreeze()
                 started = time.perf_counter()
-                gc.collect()
+                found = gc.collect()
                 pause = time.perf_counter() - started
-                log.info("full garbage collection after churn: %.0f ms", pause * 1e3)
+                why = "churn" if churned else "half an hour"
+                log.info(
+                    "full garbage collection after %s: %.0f ms, %d unreachable, %d connections closed",
+                    why,
+                    pause * 1e3,
+                    found,
+                    self.closed,
+                )
+                if churned:
+                    self.churn.collected(found, self.closed)
                 self.closed = 0
             gc.freeze()

@@ -1,0 +1,80 @@
+"""The garbage keeper (``server/gckeeper.py``) with the real collector: frozen cyclic garbage is
+reclaimed after churn, and churn that leaves little garbage makes the next full collection wait."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import weakref
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from boneyard.server.gckeeper import ChurnPolicy, GcKeeper
+
+
+class Node:
+    """A cycle: unreachable once dropped, reclaimed only by a collection."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+def keeper() -> Iterator[list[GcKeeper]]:
+    """The keepers a test starts; everything unfrozen after it (the freeze is the process's)."""
+    made: list[GcKeeper] = []
+    yield made
+    gc.unfreeze()
+
+
+async def test_frozen_cycles_are_reclaimed_after_churn_and_the_next_wait_grows(
+    keeper: list[GcKeeper], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="boneyard.server")
+    open_now = 10_000
+    gc_keeper = GcKeeper(0.01, lambda: open_now)
+    keeper.append(gc_keeper)
+    task = gc_keeper.start(asyncio.get_running_loop())
+    try:
+        garbage = Node()
+        alive = weakref.ref(garbage)
+        await asyncio.sleep(0.05)  # frozen by now: no young collection will find it
+        del garbage
+        for _ in range(3):
+            gc.collect(1)
+        assert alive() is not None, "a frozen cycle is out of the young collections' reach"
+        # A thousand connections closed (a tenth of 10,000): a full collection.
+        gc_keeper.closed = 1_000
+        await wait_for(lambda: alive() is None)
+        await wait_for(lambda: gc_keeper.closed == 0)
+        said = [r.getMessage() for r in caplog.records if "full garbage collection" in r.getMessage()]
+        assert said and said[-1].startswith("full garbage collection after churn:")
+        assert said[-1].endswith("1000 connections closed")
+        # That collection found next to nothing per closed connection: the next waits for 4x the churn.
+        assert gc_keeper.churn.share == pytest.approx(0.4)
+        gc_keeper.closed = 3_999
+        await asyncio.sleep(0.1)
+        assert gc_keeper.closed == 3_999, "not due: 3,999 closed is under 0.4 of 10,000 open"
+        gc_keeper.closed = 4_000
+        await wait_for(lambda: gc_keeper.closed == 0)
+    finally:
+        task.cancel()
+
+
+def test_a_collection_that_finds_cycles_keeps_the_tenth() -> None:
+    policy = ChurnPolicy()
+    policy.collected(found=10_000, closed=1_000)
+    assert policy.share == pytest.approx(0.1)
+    for _ in range(10):
+        policy.collected(found=0, closed=1_000)
+    assert policy.share == 100.0, "capped: the half-hourly collection still runs"
+    assert not policy.due(closed=50_000, open_now=1_000)
+    assert policy.due(closed=100_000, open_now=1_000)
