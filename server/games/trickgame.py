@@ -24,24 +24,10 @@ BETWEEN_HANDS = "the hand is over: the next one is not dealt yet"
 _DEAL_ORDER = tuple(display_key(i, None) for i in range(28))
 
 
-TRICK_FIELDS = (
-    "bidder",
-    "bids",
-    "first",
-    "force_last",
-    "hand_number",
-    "hands",
-    "high_bid",
-    "leader",
-    "led",
-    "phase",
-    "spoken",
-    "taken",
-    "target",
-    "to_move",
-    "trick",
-    "trump",
-    "winner",
+TRICK_FIELDS: tuple[str, ...] = (
+    *("phase", "to_move", "winner", "hand_number", "first", "force_last", "target"),  # the game
+    *("hands", "bids", "spoken", "high_bid", "bidder", "trump"),  # the deal and the auction
+    *("trick", "leader", "led", "taken"),  # the tricks
 )
 """The slots every trick game's state has (declared on the base, so that mypyc can compile it); a game's
 state adds its own."""

@@ -39,7 +39,9 @@ async def test_frozen_cycles_are_reclaimed_after_churn_and_the_next_wait_grows(
     keeper: list[GcKeeper], caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="boneyard.server")
-    open_now = 10_000
+    # Counts far above what the process's other garbage could reach: a collection here finds a few
+    # thousand objects (a test run's leftovers), which is next to nothing per million connections.
+    open_now = 10_000_000
     gc_keeper = GcKeeper(0.01, lambda: open_now)
     keeper.append(gc_keeper)
     task = gc_keeper.start(asyncio.get_running_loop())
@@ -51,19 +53,19 @@ async def test_frozen_cycles_are_reclaimed_after_churn_and_the_next_wait_grows(
         for _ in range(3):
             gc.collect(1)
         assert alive() is not None, "a frozen cycle is out of the young collections' reach"
-        # A thousand connections closed (a tenth of 10,000): a full collection.
-        gc_keeper.closed = 1_000
+        # A million connections closed (a tenth of those open): a full collection.
+        gc_keeper.closed = 1_000_000
         await wait_for(lambda: alive() is None)
         await wait_for(lambda: gc_keeper.closed == 0)
         said = [r.getMessage() for r in caplog.records if "full garbage collection" in r.getMessage()]
         assert said and said[-1].startswith("full garbage collection after churn:")
-        assert said[-1].endswith("1000 connections closed")
+        assert said[-1].endswith("1000000 connections closed")
         # That collection found next to nothing per closed connection: the next waits for 4x the churn.
         assert gc_keeper.churn.share == pytest.approx(0.4)
-        gc_keeper.closed = 3_999
+        gc_keeper.closed = 3_999_999
         await asyncio.sleep(0.1)
-        assert gc_keeper.closed == 3_999, "not due: 3,999 closed is under 0.4 of 10,000 open"
-        gc_keeper.closed = 4_000
+        assert gc_keeper.closed == 3_999_999, "not due: under 0.4 of those open"
+        gc_keeper.closed = 4_000_000
         await wait_for(lambda: gc_keeper.closed == 0)
     finally:
         task.cancel()

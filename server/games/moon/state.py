@@ -57,12 +57,7 @@ _BID_MOVES: tuple[tuple[int, ...], ...] = tuple(
 _TRUMP_MOVES: tuple[int, ...] = tuple(range(9))
 
 
-MOON_FIELDS = (
-    "discard",
-    "points",
-    "scores",
-    "widow",
-)
+MOON_FIELDS: tuple[str, ...] = ("discard", "points", "scores", "widow")
 """This game's own slots (beside :data:`TRICK_FIELDS`)."""
 
 

@@ -48,16 +48,7 @@ _TRUMP_MOVES = tuple(range(9))
 _WITH_NELLO = tuple(range(10))
 
 
-TEXAS_FIELDS = (
-    "by",
-    "full",
-    "hand_marks",
-    "made",
-    "marks",
-    "nello",
-    "out",
-    "points",
-)
+TEXAS_FIELDS: tuple[str, ...] = ("by", "full", "hand_marks", "made", "marks", "nello", "out", "points")
 """This game's own slots (beside :data:`TRICK_FIELDS`)."""
 
 
