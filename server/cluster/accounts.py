@@ -72,8 +72,9 @@ class ClusterAccounts:
         the id of the request."""
         self._codes: dict[str, tuple[str, float]] = {}
         """Link codes :meth:`prepare` spent, by hash, until the book asks for them."""
-        self.renamed: Callable[[str], None] = lambda key: None
-        """Told the old key of an account an operator renamed (the node signs its sessions out)."""
+        self.renamed: Callable[[str, str], None] = lambda key, new_name: None
+        """Told the old key and the new name of an account an operator renamed (the node signs its
+        sessions out)."""
         self._copies: dict[str, str] = {}
         """Renames not flipped yet: the key of the copy (``a.`` with ``from``), by the old key."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -89,9 +90,10 @@ class ClusterAccounts:
         key = from_key_part(entry[2:])
         self.book.forget(key)  # keys taken away (none today) must not stay in the copy
         self._banned.discard(key)
-        if value is None or forwarded(value) is not None:
-            if value is not None:
-                self.renamed(key)
+        moved = None if value is None else forwarded(value)
+        if value is None or moved is not None:
+            if moved is not None:
+                self.renamed(key, moved[1])
             renamed = self._copies.pop(key, None)
             if renamed is not None:  # this account was renamed: its copy under the new name counts now
                 self._apply(account_entry(renamed), self.directory.entries.get(account_entry(renamed)))

@@ -17,7 +17,8 @@ where the same command run again finishes the work:
 4. ``flip``: no seat again (else refused, the old name still the account's), then the old entry becomes
    a forward to the new key, by compare-and-set on the revision the copy was made from (a key, mute or
    ban written by a node meanwhile: copied again, and again): from here every node signs the player in
-   under the new name only, with the same keys, and signs out a session still signed in under the old;
+   under the new name only, with the same keys, and signs out a session still signed in under the old
+   (its rated seek ends: a pool is one node's, unseen by the check);
 5. ``settle``: what still names the old key moves (new history copied, key claims, link codes, other
    accounts' mutes), the old ratings and claim are removed, the copy becomes a plain account, and the
    forward is removed last: only then is the old name free for a sign-up.
