@@ -75,6 +75,8 @@ class ClusterAccounts:
         self.renamed: Callable[[str, str], None] = lambda key, new_name: None
         """Told the old key and the new name of an account an operator renamed (the node signs its
         sessions out)."""
+        self.changed: Callable[[str], None] = lambda key: None
+        """Told the key of each account entry that changed (the ratings follow what ``lists`` says)."""
         self._copies: dict[str, str] = {}
         """Renames not flipped yet: the key of the copy (``a.`` with ``from``), by the old key."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -85,9 +87,13 @@ class ClusterAccounts:
         self._following = self.directory.follow(self._apply)
 
     def _apply(self, entry: str, value: bytes | None) -> None:
-        if not entry.startswith("a."):
-            return
-        key = from_key_part(entry[2:])
+        if entry.startswith("a."):
+            key = from_key_part(entry[2:])
+            self._take(key, value)
+            self.changed(key)
+
+    def _take(self, key: str, value: bytes | None) -> None:
+        """The account entry of ``key`` into the book (or out of it)."""
         self.book.forget(key)  # keys taken away (none today) must not stay in the copy
         self._banned.discard(key)
         moved = None if value is None else forwarded(value)
@@ -106,6 +112,11 @@ class ClusterAccounts:
         self.book.loaded(account)
         if banned:
             self._banned.add(key)
+
+    def lists(self, key: str) -> bool:
+        """Whether ``key``'s ratings are shown: an account's, or a player's with no account entry (a bot);
+        not a rename's copy before its flip, nor its old name's after it (so that none is shown twice)."""
+        return account_entry(key) not in self.directory.entries or self.book.get(key) is not None
 
     def _is_account(self, key: str) -> bool:
         value = self.directory.entries.get(account_entry(key))

@@ -211,6 +211,7 @@ class ClusterNode:
     async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         commands.accounts.store = self.accounts
         self.accounts.renamed = lambda key, new_name: signed_out(lobby, key, new_name)
+        self.accounts.changed, self.ratings.listed = self.ratings.account_changed, self.accounts.lists
         lobby.ratings = self.ratings.book
         lobby.reports.kept = ClusterReports(self.js, self.writes)
         self.accounts.start()

@@ -25,8 +25,10 @@ where the same command run again finishes the work:
 
 Before the flip a rerun starts over (every step finds its own writes and goes on); after it, the forward
 says so and a rerun settles. A rename to the same key (``ana`` to ``Ana``) changes the name in place.
-Between the copy and the settling (moments, or until a rename stopped midway is run again) a leaderboard
-may list the player's rating twice, once under each key: the copy is what keeps a rating none lost.
+Between the copy and the settling (moments, or until a rename stopped midway is run again) the ratings
+bucket holds the player's ratings under both keys; a node shows one of them, the account's that signs in
+(before the flip the old key's, after it the new key's: ``ClusterAccounts.lists``), so a leaderboard or a
+profile never lists the player twice.
 """
 
 from __future__ import annotations

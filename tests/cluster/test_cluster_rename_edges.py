@@ -5,15 +5,23 @@ Real ``serve --cluster`` nodes on a real nats-server; the rename is the operator
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from clusterkit import cluster
+import nats
+import pytest
+from clusterkit import Player, cluster
 from test_accounts import connect, keys, sign_in
 from test_cluster_rename import signed_up
 
 from boneyard.clients.cli.core.identity import Signer
+from boneyard.server.accounts.names import account_key
+from boneyard.server.cluster.directory import key_part
 from boneyard.server.cluster.operator import rename_on_cluster
+from boneyard.server.cluster.ratings import RATINGS_BUCKET
+from boneyard.server.cluster.rename import STEPS
 
 if TYPE_CHECKING:
     from natsserver import NatsServer
@@ -52,3 +60,53 @@ async def test_a_rated_seek_ends_when_its_player_is_renamed_and_never_seats_the_
         again = await connect(node.url)
         assert (await sign_in(again, Signer("bea", signer.keys))).account == "bea"
         assert (await again.request(**RATED_MOON)).type == "ok"
+
+
+async def established(nats_url: str, player: str, mu: float) -> None:
+    """An established Moon rating of ``player`` (an account key) in the ratings bucket, as a node that
+    rated its games writes it: mu, sigma, games, wins."""
+    nc = await nats.connect(nats_url)
+    try:
+        ratings = await nc.jetstream().key_value(RATINGS_BUCKET)
+        await ratings.put(f"r.{key_part(player)}.moon", json.dumps([mu, 2.0, 40, 25]).encode())
+    finally:
+        await nc.close()
+
+
+async def leaderboard(url: str, expected: list[str]) -> list[str]:
+    """The Moon leaderboard's players read from the node at ``url``, once they are ``expected`` (a node's
+    copy follows the buckets within moments); what it listed last, if never."""
+    watcher = await Player.connect(url, "watcher")
+    listed: list[str] = []
+    try:
+        async with asyncio.timeout(5):
+            while listed != expected:
+                board = await watcher.request(type="get_leaderboard", kind="moon")
+                assert board.total == len(board.entries), board
+                listed = [entry.player for entry in board.entries]
+                await asyncio.sleep(0.05)
+    except TimeoutError:
+        pass
+    await watcher.close()
+    return listed
+
+
+@pytest.mark.parametrize("stopped_after", ["copy", "flip"])
+async def test_a_leaderboard_lists_a_player_once_between_a_renames_copy_and_its_settling(
+    nats_server: NatsServer, keys: Any, stopped_after: str
+) -> None:
+    async with cluster(nats_server.url, 1) as (node,):
+        await (await signed_up(node.url, Signer("ana", keys(), create=True))).close()
+        await (await signed_up(node.url, Signer("cy", keys(), create=True))).close()
+        await established(nats_server.url, account_key("ana"), 30.0)
+        await established(nats_server.url, account_key("cy"), 28.0)
+        assert await leaderboard(node.url, ["ana", "cy"]) == ["ana", "cy"]
+        steps = STEPS[: STEPS.index(stopped_after) + 1]
+        await rename_on_cluster(nats_server.url, "ana", "bea", time.time(), steps)
+        # The copy's rating (under bea's key) is in the bucket beside ana's: listed under one name.
+        name = "bea" if stopped_after == "flip" else "ana"
+        assert await leaderboard(node.url, [name, "cy"]) == [name, "cy"]
+        await asyncio.sleep(0.3)  # (a second listing would show by now: read again)
+        assert await leaderboard(node.url, [name, "cy"]) == [name, "cy"]
+        await rename_on_cluster(nats_server.url, "ana", "bea", time.time())
+        assert await leaderboard(node.url, ["bea", "cy"]) == ["bea", "cy"]
