@@ -238,11 +238,15 @@ class ClusterNode:
         self._sweeping = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def _sweep_forever(self) -> None:
-        """The delete markers of removed tables, purged once old (else one would stay in each bucket
-        for every table that ever ended)."""
+        """The delete markers of removed tables, and of a renamed account's old entries (its account,
+        claims, link codes, ratings), purged once old: else one would stay in a bucket for every table
+        that ever ended and every key a rename moved. Every node sees a removal before it is purged
+        (it must: a mirror drops the key, the book forgets the account or its ratings), so not a KV
+        purge in place of the delete (that too leaves a marker) but a sweep of markers this old."""
+        buckets = (self.directory, self.owners, self.accounts.directory, self.ratings.directory)
         while True:
             await asyncio.sleep(self._markers)
-            for bucket in (self.directory, self.owners):
+            for bucket in buckets:
                 try:
                     await bucket.sweep(self._markers)
                 except Exception as error:

@@ -21,7 +21,8 @@ where the same command run again finishes the work:
    (its rated seek ends: a pool is one node's, unseen by the check);
 5. ``settle``: what still names the old key moves (new history copied, key claims, link codes, other
    accounts' mutes), the old ratings and claim are removed, the copy becomes a plain account, and the
-   forward is removed last: only then is the old name free for a sign-up.
+   forward is removed last: only then is the old name free for a sign-up. (Each removal leaves a delete
+   marker, which every node must see; the nodes purge the old ones: ``ClusterNode._sweep_forever``.)
 
 Before the flip a rerun starts over (every step finds its own writes and goes on); after it, the forward
 says so and a rerun settles. A rename to the same key (``ana`` to ``Ana``) changes the name in place.

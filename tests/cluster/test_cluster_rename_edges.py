@@ -17,7 +17,8 @@ from test_accounts import connect, keys, sign_in
 from test_cluster_rename import signed_up
 
 from boneyard.clients.cli.core.identity import Signer
-from boneyard.server.accounts.names import account_key
+from boneyard.server.accounts.names import account_key, look_key
+from boneyard.server.cluster.accounts import ACCOUNTS_BUCKET
 from boneyard.server.cluster.directory import key_part
 from boneyard.server.cluster.operator import rename_on_cluster
 from boneyard.server.cluster.ratings import RATINGS_BUCKET
@@ -110,3 +111,40 @@ async def test_a_leaderboard_lists_a_player_once_between_a_renames_copy_and_its_
         assert await leaderboard(node.url, [name, "cy"]) == [name, "cy"]
         await rename_on_cluster(nats_server.url, "ana", "bea", time.time())
         assert await leaderboard(node.url, ["bea", "cy"]) == ["bea", "cy"]
+
+
+async def subjects(nats_url: str, bucket: str) -> dict[str, int]:
+    """The messages a bucket's stream holds, by subject (a value, or a delete marker)."""
+    nc = await nats.connect(nats_url)
+    try:
+        info = await nc.jetstream().stream_info(f"KV_{bucket}", subjects_filter=">")
+        return dict(info.state.subjects or {})
+    finally:
+        await nc.close()
+
+
+async def test_a_rename_leaves_no_delete_marker_of_the_old_name_once_its_nodes_swept(
+    nats_server: NatsServer, keys: Any
+) -> None:
+    async with cluster(nats_server.url, 2, env={"BONEYARD_CLUSTER_MARKER_SECONDS": "1"}) as (a, _):
+        await (await signed_up(a.url, Signer("ana", keys(), create=True))).close()
+        await established(nats_server.url, account_key("ana"), 30.0)
+        await rename_on_cluster(nats_server.url, "ana", "bea", time.time())
+        old = {
+            f"$KV.{ACCOUNTS_BUCKET}.a.{key_part(account_key('ana'))}",
+            f"$KV.{ACCOUNTS_BUCKET}.l.{key_part(look_key('ana'))}",
+            f"$KV.{RATINGS_BUCKET}.r.{key_part(account_key('ana'))}.moon",
+        }
+        kept: set[str] = set()
+        for _ in range(200):  # the nodes sweep every second, markers older than a second
+            kept = {
+                *await subjects(nats_server.url, ACCOUNTS_BUCKET),
+                *await subjects(nats_server.url, RATINGS_BUCKET),
+            }
+            if not kept & old:
+                break
+            await asyncio.sleep(0.05)
+        assert not kept & old, kept & old
+        # What the rename moved is all there under the new name.
+        assert f"$KV.{ACCOUNTS_BUCKET}.a.{key_part(account_key('bea'))}" in kept
+        assert f"$KV.{RATINGS_BUCKET}.r.{key_part(account_key('bea'))}.moon" in kept
