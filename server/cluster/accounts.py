@@ -47,6 +47,7 @@ from boneyard.server.cluster.account_entries import (
 from boneyard.server.cluster.directory import Directory, from_key_part
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.errors import CommandError
+from boneyard.server.ratings.replies import BOT_PLAYERS
 
 log = logging.getLogger("boneyard.cluster")
 
@@ -117,6 +118,12 @@ class ClusterAccounts:
         """Whether ``key``'s ratings are shown: an account's, or a player's with no account entry (a bot);
         not a rename's copy before its flip, nor its old name's after it (so that none is shown twice)."""
         return account_entry(key) not in self.directory.entries or self.book.get(key) is not None
+
+    def rated(self, key: str) -> bool:
+        """Whether a rating of ``key`` is stored: an account of this node's copy, or a bot. Not a name
+        renamed away (a game ending after the rename, left by its player before it, rates the old key:
+        stored, it would be a rating of nobody, or of whoever signs up under the freed name next)."""
+        return self.book.get(key) is not None or key in BOT_PLAYERS
 
     def _is_account(self, key: str) -> bool:
         value = self.directory.entries.get(account_entry(key))

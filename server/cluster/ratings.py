@@ -84,6 +84,8 @@ class ClusterRatings:
         """History keys this node wrote (the book has those changes already)."""
         self.listed: Callable[[str], bool] = lambda player: True
         """Whether the book holds a player's ratings: its account entry is not halfway renamed."""
+        self.stored: Callable[[str], bool] = lambda player: True
+        """Whether a player's new rating is stored (not a name renamed away)."""
         self._held: set[str] = set()
         """Players whose entries are held back from the book (``listed`` said no)."""
         self._following: asyncio.Task[None] | None = None
@@ -142,6 +144,10 @@ class ClusterRatings:
     # -- the book's RatingLog -------------------------------------------------------------------------------
 
     def rated(self, rating: Rating, change: Change) -> None:
+        if not self.stored(rating.player):
+            log.warning("ratings: %s is no account now (renamed): its game is not stored", rating.player)
+            self.book.forget(rating.player)  # (what the book just rated it, from nothing of the account's)
+            return
         entry = f"r.{key_part(rating.player)}.{rating.kind}"
         before = self._seen.get(entry) or _numbers(_NEWCOMERS.get(rating.player, rating.kind))
         mine = _numbers(rating)

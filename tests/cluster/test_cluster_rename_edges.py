@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ import pytest
 from clusterkit import Player, cluster
 from test_accounts import connect, keys, sign_in
 from test_cluster_rename import signed_up
+from test_rated_durable import ana_leaves_a_rated_game
 
 from boneyard.clients.cli.core.identity import Signer
 from boneyard.server.accounts.names import account_key, look_key
@@ -148,3 +150,32 @@ async def test_a_rename_leaves_no_delete_marker_of_the_old_name_once_its_nodes_s
         # What the rename moved is all there under the new name.
         assert f"$KV.{ACCOUNTS_BUCKET}.a.{key_part(account_key('bea'))}" in kept
         assert f"$KV.{RATINGS_BUCKET}.r.{key_part(account_key('bea'))}.moon" in kept
+
+
+async def test_a_rated_game_left_before_a_rename_and_ending_after_it_stores_nothing_under_the_old_name(
+    nats_server: NatsServer, keys: Any
+) -> None:
+    async with cluster(nats_server.url, 1) as (node,):
+        ana = await signed_up(node.url, Signer("ana", keys(), create=True))
+        bob = await signed_up(node.url, Signer("bob", keys(), create=True))
+        table_id = await ana_leaves_a_rated_game(ana, bob)  # rated last when it ends, as ana
+        await ana.close()  # her session ends (no seat left): nothing refuses the rename
+        async with asyncio.timeout(10):
+            while True:
+                try:
+                    await rename_on_cluster(nats_server.url, "ana", "bea", time.time())
+                    break
+                except Exception as error:  # (her token's removal on its way)
+                    assert "has a seat" in str(error), error
+                    await asyncio.sleep(0.05)
+        await bob.play(table_id, random.Random(2))
+        changes = await bob.until(lambda m: m.type == "rating_changes" and m.table_id == table_id)
+        assert [c.player for c in changes.changes] == ["ana", "bob", "bot-basic"]  # (their ratings stored)
+        stored = await subjects(nats_server.url, RATINGS_BUCKET)
+        assert f"$KV.{RATINGS_BUCKET}.r.{key_part(account_key('bob'))}.moon" in stored
+        assert not [s for s in stored if f".{key_part(account_key('ana'))}." in s], stored
+        # Whoever signs up as ana next starts unrated.
+        await signed_up(node.url, Signer("ana", keys(), create=True))
+        newcomer = await Player.connect(node.url, "watcher")
+        profile = await newcomer.request(type="get_profile", player="ana")
+        assert profile.type == "profile" and profile.ratings == (), profile
