@@ -119,7 +119,7 @@ class ClusterAccounts:
         not a rename's copy before its flip, nor its old name's after it (so that none is shown twice)."""
         return account_entry(key) not in self.directory.entries or self.book.get(key) is not None
 
-    def rated(self, key: str) -> bool:
+    def keeps_ratings(self, key: str) -> bool:
         """Whether a rating of ``key`` is stored: an account of this node's copy, or a bot. Not a name
         renamed away (a game ending after the rename, left by its player before it, rates the old key:
         stored, it would be a rating of nobody, or of whoever signs up under the freed name next)."""

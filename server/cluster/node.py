@@ -212,7 +212,7 @@ class ClusterNode:
         commands.accounts.store = self.accounts
         self.accounts.renamed = lambda key, new_name: signed_out(lobby, key, new_name)
         self.accounts.changed, self.ratings.listed = self.ratings.account_changed, self.accounts.lists
-        self.ratings.stored = self.accounts.rated
+        self.ratings.stored = self.accounts.keeps_ratings
         lobby.ratings = self.ratings.book
         lobby.reports.kept = ClusterReports(self.js, self.writes)
         self.accounts.start()
