@@ -119,6 +119,14 @@ class Matchmaker:
         if self.seekers.pop(session, None) is not None:
             self._counts_changed()
 
+    def signed_out(self, session: Session, why: str) -> None:
+        """``session`` is signed in no more (its account renamed on a cluster): a rated seek ends, told
+        ``why`` (left in the pool, it would be seated as a guest a rated table refuses, with its group)."""
+        seeker = self.seekers.get(session)
+        if seeker is not None and seeker.rated:
+            self.cancel(session)
+            session.deliver(error_body("not_signed_in", why))
+
     def match(self) -> None:
         """Form every group that can be formed now, and fill with bots whoever's time is up."""
         if self.tables.stopping:

@@ -196,7 +196,8 @@ class Settings(BaseSettings):
     it): a killed or cut-off node's tables are taken over by another node within about this long."""
     cluster_marker_seconds: float = Field(default=300.0, ge=1, le=86_400)
     """How long the delete markers of removed tables (in the cluster's directory and ownership
-    buckets) stay before a node purges them, checked this often: every node has long seen them."""
+    buckets) and of keys a rename moved or a link code spent (accounts and ratings buckets) stay before a
+    node purges them, checked this often: every node has long seen them."""
     node: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
     """This node's name in the cluster (letters, digits, ``-`` and ``_``); ``None``: the host name and
     the port (the process id with port 0). Two nodes must never share one."""

@@ -47,6 +47,7 @@ from boneyard.server.cluster.account_entries import (
 from boneyard.server.cluster.directory import Directory, from_key_part
 from boneyard.server.cluster.writes import Writes
 from boneyard.server.errors import CommandError
+from boneyard.server.ratings.replies import BOT_PLAYERS
 
 log = logging.getLogger("boneyard.cluster")
 
@@ -72,8 +73,11 @@ class ClusterAccounts:
         the id of the request."""
         self._codes: dict[str, tuple[str, float]] = {}
         """Link codes :meth:`prepare` spent, by hash, until the book asks for them."""
-        self.renamed: Callable[[str], None] = lambda key: None
-        """Told the old key of an account an operator renamed (the node signs its sessions out)."""
+        self.renamed: Callable[[str, str], None] = lambda key, new_name: None
+        """Told the old key and the new name of an account an operator renamed (the node signs its
+        sessions out)."""
+        self.changed: Callable[[str], None] = lambda key: None
+        """Told the key of each account entry that changed (the ratings follow what ``lists`` says)."""
         self._copies: dict[str, str] = {}
         """Renames not flipped yet: the key of the copy (``a.`` with ``from``), by the old key."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -84,14 +88,19 @@ class ClusterAccounts:
         self._following = self.directory.follow(self._apply)
 
     def _apply(self, entry: str, value: bytes | None) -> None:
-        if not entry.startswith("a."):
-            return
-        key = from_key_part(entry[2:])
+        if entry.startswith("a."):
+            key = from_key_part(entry[2:])
+            self._take(key, value)
+            self.changed(key)
+
+    def _take(self, key: str, value: bytes | None) -> None:
+        """The account entry of ``key`` into the book (or out of it)."""
         self.book.forget(key)  # keys taken away (none today) must not stay in the copy
         self._banned.discard(key)
-        if value is None or forwarded(value) is not None:
-            if value is not None:
-                self.renamed(key)
+        moved = None if value is None else forwarded(value)
+        if value is None or moved is not None:
+            if moved is not None:
+                self.renamed(key, moved[1])
             renamed = self._copies.pop(key, None)
             if renamed is not None:  # this account was renamed: its copy under the new name counts now
                 self._apply(account_entry(renamed), self.directory.entries.get(account_entry(renamed)))
@@ -104,6 +113,17 @@ class ClusterAccounts:
         self.book.loaded(account)
         if banned:
             self._banned.add(key)
+
+    def lists(self, key: str) -> bool:
+        """Whether ``key``'s ratings are shown: an account's, or a player's with no account entry (a bot);
+        not a rename's copy before its flip, nor its old name's after it (so that none is shown twice)."""
+        return account_entry(key) not in self.directory.entries or self.book.get(key) is not None
+
+    def keeps_ratings(self, key: str) -> bool:
+        """Whether a rating of ``key`` is stored: an account of this node's copy, or a bot. Not a name
+        renamed away (a game ending after the rename, left by its player before it, rates the old key:
+        stored, it would be a rating of nobody, or of whoever signs up under the freed name next)."""
+        return self.book.get(key) is not None or key in BOT_PLAYERS
 
     def _is_account(self, key: str) -> bool:
         value = self.directory.entries.get(account_entry(key))

@@ -75,13 +75,16 @@ async def _bucket(js: JetStreamContext, name: str) -> KeyValue:
         return await js.create_key_value(bucket=name, history=1)
 
 
-def signed_out(lobby: Lobby, key: str) -> None:
-    """The account of ``key`` was renamed: a session still signed in to it under that key (one with no
-    seat: a rename waits for its player's seats) plays on as a guest, so that nothing is written under
-    the old key again (a rating, mutes); signing in again, under the new name, makes it the account's."""
+def signed_out(lobby: Lobby, key: str, new_name: str) -> None:
+    """The account of ``key`` was renamed to ``new_name``: a session still signed in to it under that key
+    (one with no seat: a rename waits for its player's seats) plays on as a guest, so that nothing is
+    written under the old key again (a rating, mutes), and its rated seek ends, said to it; signing in
+    again, under the new name, makes it the account's."""
     session = lobby.presence.by_account.pop(key, None)
     if session is not None:
         session.account = None
+        why = f"your account was renamed to {new_name!r}: your rated seek ended; sign in as {new_name!r}"
+        lobby.matchmaker.signed_out(session, why)
 
 
 class ClusterNode:
@@ -207,7 +210,9 @@ class ClusterNode:
 
     async def load(self, lobby: Lobby, commands: CommandSeam, metrics: Metrics) -> None:
         commands.accounts.store = self.accounts
-        self.accounts.renamed = lambda key: signed_out(lobby, key)
+        self.accounts.renamed = lambda key, new_name: signed_out(lobby, key, new_name)
+        self.accounts.changed, self.ratings.listed = self.ratings.account_changed, self.accounts.lists
+        self.ratings.stored = self.accounts.keeps_ratings
         lobby.ratings = self.ratings.book
         lobby.reports.kept = ClusterReports(self.js, self.writes)
         self.accounts.start()
@@ -234,11 +239,15 @@ class ClusterNode:
         self._sweeping = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def _sweep_forever(self) -> None:
-        """The delete markers of removed tables, purged once old (else one would stay in each bucket
-        for every table that ever ended)."""
+        """The delete markers of removed tables, and of a renamed account's old entries (its account,
+        claims, link codes, ratings), purged once old: else one would stay in a bucket for every table
+        that ever ended and every key a rename moved. Every node sees a removal before it is purged
+        (it must: a mirror drops the key, the book forgets the account or its ratings), so not a KV
+        purge in place of the delete (that too leaves a marker) but a sweep of markers this old."""
+        buckets = (self.directory, self.owners, self.accounts.directory, self.ratings.directory)
         while True:
             await asyncio.sleep(self._markers)
-            for bucket in (self.directory, self.owners):
+            for bucket in buckets:
                 try:
                     await bucket.sweep(self._markers)
                 except Exception as error:

@@ -8,7 +8,11 @@ every node and matchmaking reads the same ratings. Keys (the player's part base6
 - ``h.<player>.<kind>.<games>``: the rated game that made it ``games`` games (the profile's history).
 
 Only an operator's rename of an account removes entries (:mod:`~boneyard.server.cluster.rename`: they
-moved to the new key), so a removal drops all the player's ratings and history from the copy.
+moved to the new key), so a removal drops all the player's ratings and history from the copy. Between a
+rename's copy and its settling both keys have entries: the book holds a player's only while ``listed``
+says so (the accounts' copy: not a rename's copy before its flip, nor its old name's forward after it),
+and takes them again from the mirror when told the account changed (:meth:`ClusterRatings.account_changed`),
+so that a leaderboard or a profile shows the player once, under the name that signs in.
 
 The node that rates a game writes each changed rating through its
 :class:`~boneyard.server.cluster.writes.Writes` (``rating_changes`` waits for it) by compare-and-set on
@@ -22,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import astuple
 
 from boneyard.server.cluster.directory import Directory, from_key_part, key_part
@@ -77,6 +82,12 @@ class ClusterRatings:
         """Each rating's value as the mirror last delivered it, by key (what the book rated from)."""
         self._own: set[str] = set()
         """History keys this node wrote (the book has those changes already)."""
+        self.listed: Callable[[str], bool] = lambda player: True
+        """Whether the book holds a player's ratings: its account entry is not halfway renamed."""
+        self.stored: Callable[[str], bool] = lambda player: True
+        """Whether a player's new rating is stored (not a name renamed away)."""
+        self._held: set[str] = set()
+        """Players whose entries are held back from the book (``listed`` said no)."""
         self._following: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -86,20 +97,45 @@ class ClusterRatings:
 
     def _apply(self, entry: str, value: bytes | None) -> None:
         kind, *rest = entry.split(".")
+        player = from_key_part(rest[0])
         if value is None:  # only a rename removes ratings, every one of the old key's: all of it moved
             self._seen.pop(entry, None)
-            self.book.forget(from_key_part(rest[0]))
+            self.book.forget(player)
             return
         if kind == "r":
+            self._seen[entry] = _decoded(value)
+        if not self.listed(player):
+            self._held.add(player)
+        elif entry not in self._own:
+            self._load(entry, value)
+
+    def _load(self, entry: str, value: bytes) -> None:
+        """An entry into the book: a rating, or a rated game (added to the rating the book has)."""
+        kind, *rest = entry.split(".")
+        if kind == "r":
             player, kind_name = from_key_part(rest[0]), as_kind(rest[1])
-            self._seen[entry] = numbers = _decoded(value)
-            self.book.loaded(Rating(player, kind_name, *numbers), [])
-        elif kind == "h" and entry not in self._own:
+            self.book.loaded(Rating(player, kind_name, *_decoded(value)), [])
+        elif kind == "h":
             seat, player, kind_name, before, after, provisional, won, record_id, finished = json.loads(value)
             change = Change(
                 seat, player, as_kind(kind_name), before, after, provisional, won, record_id, finished
             )
             self.book.loaded(self.book.get(player, change.kind), [change])
+
+    def account_changed(self, player: str) -> None:
+        """``player``'s account entry changed: its ratings leave the book if it is not ``listed`` now (a
+        rename's old name, flipped), or come back from the mirror if it is again (its copy, flipped)."""
+        if not self.listed(player):
+            if player not in self._held:
+                self._held.add(player)
+                self.book.forget(player)
+        elif player in self._held:
+            self._held.discard(player)
+            self.book.forget(player)  # (what was held, all of it, comes back from the mirror)
+            part = key_part(player)
+            for entry, value in sorted(self.directory.entries.items()):  # h. before r., as at start
+                if entry.startswith((f"h.{part}.", f"r.{part}.")):
+                    self._load(entry, value)
 
     async def close(self) -> None:
         if self._following is not None:
@@ -108,6 +144,10 @@ class ClusterRatings:
     # -- the book's RatingLog -------------------------------------------------------------------------------
 
     def rated(self, rating: Rating, change: Change) -> None:
+        if not self.stored(rating.player):
+            log.warning("ratings: %s is no account now (renamed): its game is not stored", rating.player)
+            self.book.forget(rating.player)  # (what the book just rated it, from nothing of the account's)
+            return
         entry = f"r.{key_part(rating.player)}.{rating.kind}"
         before = self._seen.get(entry) or _numbers(_NEWCOMERS.get(rating.player, rating.kind))
         mine = _numbers(rating)

@@ -17,15 +17,19 @@ where the same command run again finishes the work:
 4. ``flip``: no seat again (else refused, the old name still the account's), then the old entry becomes
    a forward to the new key, by compare-and-set on the revision the copy was made from (a key, mute or
    ban written by a node meanwhile: copied again, and again): from here every node signs the player in
-   under the new name only, with the same keys, and signs out a session still signed in under the old;
+   under the new name only, with the same keys, and signs out a session still signed in under the old
+   (its rated seek ends: a pool is one node's, unseen by the check);
 5. ``settle``: what still names the old key moves (new history copied, key claims, link codes, other
    accounts' mutes), the old ratings and claim are removed, the copy becomes a plain account, and the
-   forward is removed last: only then is the old name free for a sign-up.
+   forward is removed last: only then is the old name free for a sign-up. (Each removal leaves a delete
+   marker, which every node must see; the nodes purge the old ones: ``ClusterNode._sweep_forever``.)
 
 Before the flip a rerun starts over (every step finds its own writes and goes on); after it, the forward
 says so and a rerun settles. A rename to the same key (``ana`` to ``Ana``) changes the name in place.
-Between the copy and the settling (moments, or until a rename stopped midway is run again) a leaderboard
-may list the player's rating twice, once under each key: the copy is what keeps a rating none lost.
+Between the copy and the settling (moments, or until a rename stopped midway is run again) the ratings
+bucket holds the player's ratings under both keys; a node shows one of them, the account's that signs in
+(before the flip the old key's, after it the new key's: ``ClusterAccounts.lists``), so a leaderboard or a
+profile never lists the player twice.
 """
 
 from __future__ import annotations
