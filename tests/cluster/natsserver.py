@@ -38,6 +38,18 @@ def port_of(url: str) -> int:
     return int(url.rsplit(":", 1)[1])
 
 
+def listening(process: subprocess.Popen[bytes], ports: Path) -> dict[str, list[str]] | None:
+    """What a ``nats-server --ports_file_dir PORTS`` process says it listens on (``"nats"``,
+    ``"monitoring"``: URLs), once it has bound its ports; ``None`` before (no file, or not whole yet)."""
+    try:
+        said: dict[str, list[str]] = json.loads(
+            (ports / f"{Path(binary()).name}_{process.pid}.ports").read_text()
+        )
+    except (OSError, ValueError):
+        return None
+    return said
+
+
 class NatsServer:
     """One ``nats-server -js`` process on a loopback port, its store in ``store``; stop and start it again.
 
@@ -69,17 +81,19 @@ class NatsServer:
             command += ["-m", str(self.monitor_port or -1)]
         log = open(self.store.parent / "nats.log", "ab")  # noqa: SIM115 - the process holds it
         self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
-        said = ports / f"{Path(binary()).name}_{self._process.pid}.ports"
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 raise RuntimeError(f"nats-server exited with {self._process.returncode}: see {log.name}")
-            with contextlib.suppress(OSError, ValueError):  # not written yet, or not whole yet
-                listening = json.loads(said.read_text())
-                self.port = port_of(listening["nats"][0])
+            said = listening(self._process, ports)
+            if said is not None:
+                self.port = port_of(said["nats"][0])
                 if self.monitor:
-                    self.monitor_port = port_of(listening["monitoring"][0])
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    self.monitor_port = port_of(said["monitoring"][0])
+                with (
+                    contextlib.suppress(OSError),
+                    socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
+                ):
                     return
             time.sleep(0.02)
         raise RuntimeError("nats-server did not listen within 10 s")
