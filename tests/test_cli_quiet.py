@@ -93,14 +93,20 @@ def test_a_bad_argument_in_a_terminal_is_the_same_line_not_an_empty_lobby(argv: 
     assert line.startswith("boneyard play: error: argument"), line
 
 
-def _session_size(sid: int) -> int:
-    """How many processes are in session ``sid`` (the command, the fork server, the bot worker)."""
-    count = 0
+def _worker_ignores_sigint(sid: int) -> bool:
+    """Whether a bot worker of session ``sid`` is up and ignores SIGINT (its initializer has run): a child
+    of the fork server. The session also holds the command and the resource tracker, so a count of its
+    processes (three) was reached before any worker was forked."""
+    procs: dict[int, tuple[int, int]] = {}  # pid: its parent, the signals it ignores (SigIgn)
     for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError):
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            count += int(fields[3]) == sid  # after the name: state, ppid, pgrp, session
-    return count
+        with contextlib.suppress(OSError, StopIteration):
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after the name: state, ppid, pgrp, session
+            if int(fields[3]) == sid:
+                status = (stat.parent / "status").read_text().splitlines()
+                ignored = next(line.split()[1] for line in status if line.startswith("SigIgn:"))
+                procs[int(stat.parent.name)] = (int(fields[1]), int(ignored, 16))
+    sigint = 1 << (signal.SIGINT - 1)
+    return any(parent in procs and parent != sid and ignored & sigint for parent, ignored in procs.values())
 
 
 def _interrupted(argv: list[str], ready: bytes) -> tuple[int, str]:
@@ -118,10 +124,9 @@ def _interrupted(argv: list[str], ready: bytes) -> tuple[int, str]:
             assert chunk, output.decode(errors="replace")
             output += chunk
         end = time.monotonic() + 30  # a safety net, not a measurement
-        while _session_size(process.pid) < 3:  # the worker forked from the fork server
-            assert time.monotonic() < end, "no bot worker started"
+        while not _worker_ignores_sigint(process.pid):  # then it waits for work, where an interrupt landed
+            assert time.monotonic() < end, "no bot worker started, or it does not ignore SIGINT"
             time.sleep(0.05)
-        time.sleep(0.5)  # the worker waiting for work, where an interrupt used to land
         os.killpg(process.pid, signal.SIGINT)
         _, err = process.communicate(timeout=30)
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -32,32 +33,68 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-class NatsServer:
-    """One ``nats-server -js`` process on a loopback port, its store in ``store``; stop and start it again."""
+def port_of(url: str) -> int:
+    """The port of a ports file's ``nats://127.0.0.1:4222`` (or ``http://...``)."""
+    return int(url.rsplit(":", 1)[1])
 
-    def __init__(self, store: Path, port: int | None = None, *, monitor: bool = False) -> None:
+
+def listening(process: subprocess.Popen[bytes], ports: Path) -> dict[str, list[str]] | None:
+    """What a ``nats-server --ports_file_dir PORTS`` process says it listens on (``"nats"``,
+    ``"monitoring"``: URLs), once it has bound its ports; ``None`` before (no file, or not whole yet)."""
+    try:
+        said: dict[str, list[str]] = json.loads(
+            (ports / f"{Path(binary()).name}_{process.pid}.ports").read_text()
+        )
+    except (OSError, ValueError):
+        return None
+    return said
+
+
+class NatsServer:
+    """One ``nats-server -js`` process on a loopback port, its store in ``store``; stop and start it again.
+
+    Its first start binds a port the kernel picks (``-p -1``) and says which in a ports file: a port probed
+    free here and handed to the process could be bound by another test's server in between (tests run in
+    parallel). A start again binds the same port, for the clients that reconnect to it.
+    """
+
+    def __init__(self, store: Path, *, monitor: bool = False) -> None:
         self.store = store
-        self.port = port or free_port()
-        self.url = f"nats://127.0.0.1:{self.port}"
-        self.monitor_port = free_port() if monitor else None
-        """Its HTTP monitoring port (``/varz``, ``/connz``), if asked for."""
+        self.port: int | None = None
+        """Its client port, once started."""
+        self.monitor = monitor
+        self.monitor_port: int | None = None
+        """Its HTTP monitoring port (``/varz``, ``/connz``), if asked for, once started."""
         self._process: subprocess.Popen[bytes] | None = None
 
+    @property
+    def url(self) -> str:
+        assert self.port is not None, "nats-server not started"
+        return f"nats://127.0.0.1:{self.port}"
+
     def start(self) -> None:
-        command = [binary(), "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(self.store)]
-        if self.monitor_port is not None:
-            command += ["-m", str(self.monitor_port)]
-        log = open(self.store.parent / f"nats-{self.port}.log", "ab")  # noqa: SIM115 - the process holds it
+        ports = self.store.parent / "nats-ports"
+        ports.mkdir(exist_ok=True)
+        command = [binary(), "-js", "-a", "127.0.0.1", "-p", str(self.port or -1), "-sd", str(self.store)]
+        command += ["--ports_file_dir", str(ports)]
+        if self.monitor:
+            command += ["-m", str(self.monitor_port or -1)]
+        log = open(self.store.parent / "nats.log", "ab")  # noqa: SIM115 - the process holds it
         self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 raise RuntimeError(f"nats-server exited with {self._process.returncode}: see {log.name}")
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
-            ):
-                return
+            said = listening(self._process, ports)
+            if said is not None:
+                self.port = port_of(said["nats"][0])
+                if self.monitor:
+                    self.monitor_port = port_of(said["monitoring"][0])
+                with (
+                    contextlib.suppress(OSError),
+                    socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
+                ):
+                    return
             time.sleep(0.02)
         raise RuntimeError("nats-server did not listen within 10 s")
 

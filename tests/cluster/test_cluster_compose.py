@@ -3,6 +3,7 @@ extra starts on it, with JetStream on and every write fsynced, and answers the h
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from natsserver import binary, free_port
+from natsserver import binary, listening, port_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,28 +36,29 @@ def test_the_compose_nats_config_runs_jetstream_syncing_every_write(tmp_path: Pa
     assert url.startswith(f"http://localhost:{monitor}/")
 
     # The same file, with the container's paths and ports moved to this machine's.
+    # Ports the kernel picks (-1), said in the ports file: a port probed free here could be taken meanwhile.
     conf = tmp_path / "nats.conf"
-    local_monitor = free_port()
     conf.write_text(
         text.replace(f"store_dir: {store}", f"store_dir: {tmp_path / 'js'}").replace(
-            f"http_port: {monitor}", f"http_port: {local_monitor}"
+            f"http_port: {monitor}", "http_port: -1"
         )
     )
     process = subprocess.Popen(
-        [binary(), "-c", str(conf), "-a", "127.0.0.1", "-p", str(free_port())],
+        [binary(), "-c", str(conf), "-a", "127.0.0.1", "-p", "-1", "--ports_file_dir", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
-        health = url.replace(f"localhost:{monitor}", f"127.0.0.1:{local_monitor}")
         deadline = time.monotonic() + 10
         while True:
             assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
-            try:
-                status, _ = _get(health)
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "nats-server did not answer its health check"
-                time.sleep(0.05)
+            said = listening(process, tmp_path)
+            if said is not None:
+                local_monitor = port_of(said["monitoring"][0])
+                with contextlib.suppress(OSError):
+                    status, _ = _get(url.replace(f"localhost:{monitor}", f"127.0.0.1:{local_monitor}"))
+                    break
+            assert time.monotonic() < deadline, "nats-server did not answer its health check"
+            time.sleep(0.05)
         assert status == 200  # JetStream is enabled (the health check asks js-enabled-only)
         _, body = _get(f"http://127.0.0.1:{local_monitor}/varz")
         jetstream = json.loads(body)["jetstream"]["config"]

@@ -224,5 +224,15 @@ def choose(legal: tuple[Any, ...], rng: random.Random) -> Any:
     return rng.choice(legal)
 
 
+def too_early(started: float, arrivals: list[float], pace: float) -> list[tuple[int, float]]:
+    """The moves (their index, and seconds after ``started``) that arrived before the pace allows: the k-th
+    move (from 0) sent to somebody who began watching at ``started`` was made at least k paces later, and
+    reached them later still. A lower bound that noise cannot break, unlike the gap between two arrivals:
+    a move read late (the loop busy, the process descheduled) and the next read on time arrive closer than
+    the pace (such a test failed under load). The exact gaps are the table tier's (tests/tables/).
+    """
+    return [(k, at - started) for k, at in enumerate(arrivals) if at - started < k * pace]
+
+
 def is_event(kind: str) -> Callable[[ServerMessage], bool]:
     return lambda m: m.type == "event" and m.event.type == kind

@@ -137,7 +137,10 @@ async def test_a_players_seed_changes_the_deal() -> None:
     """Same server seed (a fixed ``settings.seed``, same table and game), different seeds from ana."""
     hands = []
     for seed in (ANA, BO, None):
-        async with running_server(seed=5, deal_seed_wait_ms=300) as server:
+        # A seed sent is waited for as long as it may take (the deal follows it at once): one that came
+        # after a short wait, on a loaded machine, would not be in the deal. None: the deal after 300 ms.
+        wait = 300 if seed is None else 10_000
+        async with running_server(seed=5, deal_seed_wait_ms=wait) as server:
             ana = await Player.connect(server.url, "ana")
             await ana.request(type="create_table", game="moon", seat=0, bots=[1, 2], turn_seconds=None)
             commitment = await ana.until(lambda m: m.type == "deal_commitment")
