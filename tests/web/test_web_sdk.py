@@ -11,7 +11,9 @@ from server_testkit import running_server
 
 
 async def test_the_javascript_sdk_against_a_real_server() -> None:
-    async with running_server(deal_seed_wait_ms=200) as server:
+    # The deal follows the seats' seeds at once: a long wait costs nothing, and 200 ms could be lost to a
+    # stalled process on a loaded machine (the deal made without the seed, the test failing by chance).
+    async with running_server(deal_seed_wait_ms=5_000) as server:
         process = await asyncio.create_subprocess_exec(
             *node_command(HERE / "sdk.test.mjs", HERE / "layout.test.mjs", HERE / "games.test.mjs"),
             env={**os.environ, "BONEYARD_URL": server.url},
