@@ -11,7 +11,9 @@ Jobs wait in two queues: tables with humans first, bots-only tables after. At mo
 one job per worker is in flight, so a burst of bots-only tables never delays a human
 table's bot by more than one move per worker. :meth:`BotRunner.choose` returns a
 handle whose ``cancel()`` drops a queued job or discards a late result; the caller
-applies a result only if the table is still at that move.
+applies a result only if the table is still at that move. A worker that dies (the OOM
+killer, a ``kill -9``) breaks its pool for good: the moves it held are made on the loop,
+and the next move starts a new pool.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 
 from boneyard.server.botmoves import LazyRandom
 from boneyard.server.games.registry import game_spec
@@ -134,25 +137,54 @@ class BotRunner:
             job = queue.popleft()
             if job.cancelled:
                 continue
-            future = self._executor().submit(think, *job.args)
+            pool = self._executor()
+            try:
+                future = pool.submit(think, *job.args)
+            except BrokenProcessPool:  # a worker died since the last move landed
+                self._replace(pool)
+                pool = self._executor()
+                future = pool.submit(think, *job.args)
             self._busy += 1
-            future.add_done_callback(functools.partial(self._landed, job))
+            future.add_done_callback(functools.partial(self._landed, job, pool))
 
-    def _landed(self, job: Thinking, future: concurrent.futures.Future[EngineAction]) -> None:
+    def _landed(
+        self,
+        job: Thinking,
+        pool: concurrent.futures.ProcessPoolExecutor,
+        future: concurrent.futures.Future[EngineAction],
+    ) -> None:
         """In the pool's thread: hand the result to the loop (unless the server has stopped meanwhile)."""
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
-            self._loop.call_soon_threadsafe(self._finished, job, future)
+            self._loop.call_soon_threadsafe(self._finished, job, pool, future)
 
-    def _finished(self, job: Thinking, future: concurrent.futures.Future[EngineAction]) -> None:
+    def _finished(
+        self,
+        job: Thinking,
+        pool: concurrent.futures.ProcessPoolExecutor,
+        future: concurrent.futures.Future[EngineAction],
+    ) -> None:
         self._busy -= 1
         if not job.cancelled and not self._closed:
             try:
                 action = future.result()
+            except BrokenProcessPool:
+                log.warning(
+                    "a bot worker died (killed?): its pool is started again; this move made on the loop"
+                )
+                self._replace(pool)
+                action = think(*job.args)
             except Exception:
                 log.exception("a bot worker failed; the move is made on the loop instead")
                 action = think(*job.args)
             job.done(action)
         self._dispatch()
+
+    def _replace(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Let a broken pool go (a worker died: the executor takes no more work), unless already replaced;
+        the next move starts a new one."""
+        if pool is self._pool:
+            self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from typing import Any
+
+import pytest
 
 from boneyard.server.botrunner import BotRunner, think
 from boneyard.server.games.base import RandomDealer
@@ -85,3 +89,46 @@ async def test_without_workers_bots_think_on_the_loop_but_never_inside_choose() 
     await asyncio.sleep(0)
     await asyncio.sleep(0)
     assert got == [think("moon", "strong", view, b"k")]
+
+
+async def test_a_killed_worker_is_replaced_and_every_move_is_still_made(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A worker killed (the OOM killer, an operator's kill -9) breaks its pool: the move in flight is made
+    on the loop, and the next ones go to a new pool (before, every later move raised and its table hung)."""
+    runner = BotRunner(asyncio.get_running_loop(), workers=1, nice=0)
+
+    async def move(seed: int) -> Any:
+        landed: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        runner.choose("moon", "good", _view(seed), b"s", landed.set_result, human=True)
+        return await asyncio.wait_for(landed, 60)
+
+    def workers() -> set[int]:
+        pool = runner._pool
+        return set(pool._processes or {}) if pool is not None else set()
+
+    try:
+        assert await move(1) == think("moon", "good", _view(1), b"s")
+        killed = workers()
+        assert len(killed) == 1
+        for pid in killed:
+            os.kill(pid, signal.SIGKILL)
+        async with asyncio.timeout(10):  # the pool's manager notices and marks the pool broken
+            while not getattr(runner._pool, "_broken", False):
+                await asyncio.sleep(0.02)
+        for seed in (2, 3):
+            assert await move(seed) == think("moon", "good", _view(seed), b"s")
+        assert workers() and not workers() & killed, "a new worker made those moves"
+        # Killed with a move in flight (sent to the pool, tens of milliseconds from done): that move
+        # is made on the loop, the same one, and the next goes to a new pool again.
+        landed: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        runner.choose("moon", "strong", _view(4), b"s", landed.set_result, human=True)
+        killed = workers()
+        for pid in killed:
+            os.kill(pid, signal.SIGKILL)
+        assert await asyncio.wait_for(landed, 60) == think("moon", "strong", _view(4), b"s")
+        assert any("a bot worker died" in r.getMessage() for r in caplog.records), "made on the loop"
+        assert await move(5) == think("moon", "good", _view(5), b"s")
+        assert workers() and not workers() & killed
+    finally:
+        runner.close()
