@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import importlib.util
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -58,8 +60,22 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         print(f"boneyard-server: {error}", file=sys.stderr)
         return 1
     except OSError as error:  # e.g. the port is taken
-        print(f"boneyard-server: cannot serve on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+        where = f"{settings.host}:{settings.port}"
+        print(f"boneyard-server: cannot serve on {where}: {_bind_trouble(error)}", file=sys.stderr)
         return 1
+
+
+def _bind_trouble(error: OSError) -> str:
+    """Why the server could not listen, in words and with what to do (not an errno)."""
+    if isinstance(error, socket.gaierror):
+        return "no such host (BONEYARD_HOST or --host: an address or a name of this machine)"
+    if error.errno == errno.EADDRINUSE:
+        return "the port is taken (another server on it?): choose another with --port or BONEYARD_PORT"
+    if error.errno == errno.EACCES:
+        return "not allowed to listen on that port (below 1024 needs privileges): choose another with --port"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return "that address is not one of this machine's (BONEYARD_HOST or --host)"
+    return error.strerror or str(error)
 
 
 def _loop_runner(settings: Settings) -> Callable[[Coroutine[Any, Any, int]], int]:
