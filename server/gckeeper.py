@@ -14,8 +14,8 @@ tenth of those open, at least 1,000), or every half hour, everything is unfrozen
 once: one long pause now and then (1.3 s at 15,000 connections), instead of many. Closed
 connections leave few cycles today (that collection found about one object per closed
 connection at 15,000), so a churn collection that finds under :data:`CYCLES_WORTH_A_PAUSE` per
-closed connection makes the next one wait for four times the churn (:class:`ChurnPolicy`); one
-that finds more brings the tenth back. The half-hourly collection bounds what cycles can hold.
+closed connection makes the next one wait for four times the churn, up to :data:`MOST_SHARE` of
+the connections open (:class:`ChurnPolicy`); one that finds more brings the tenth back.
 """
 
 from __future__ import annotations
@@ -34,10 +34,15 @@ FULL_COLLECTION_SECONDS = 1800.0
 CYCLES_WORTH_A_PAUSE = 5
 """Unreachable objects per closed connection that a churn collection must find to keep its pace."""
 
+MOST_SHARE = 1.6
+"""The churn a collection waits for at most, as a share of the connections open (a tenth grown fourfold
+twice): should closed connections start leaving cycles, a server that once found none still collects
+them within about one and a half times its connections' worth of closes, not only every half hour."""
+
 
 class ChurnPolicy:
     """When connections closed call for a full collection: ``share`` of those open (at least
-    ``floor``), the share growing fourfold (to 100 at most) while collections find little.
+    ``floor``), the share growing fourfold (to :data:`MOST_SHARE` at most) while collections find little.
 
     >>> policy = ChurnPolicy()
     >>> policy.due(closed=999, open_now=3_000), policy.due(closed=1_000, open_now=3_000)
@@ -62,7 +67,7 @@ class ChurnPolicy:
     def collected(self, found: int, closed: int) -> None:
         """A churn collection found ``found`` unreachable objects after ``closed`` connections closed."""
         if found < closed * CYCLES_WORTH_A_PAUSE:
-            self.share = min(self.share * 4, 100.0)
+            self.share = min(self.share * 4, MOST_SHARE)
         else:
             self.share = 0.1
 

@@ -77,6 +77,6 @@ def test_a_collection_that_finds_cycles_keeps_the_tenth() -> None:
     assert policy.share == pytest.approx(0.1)
     for _ in range(10):
         policy.collected(found=0, closed=1_000)
-    assert policy.share == 100.0, "capped: the half-hourly collection still runs"
-    assert not policy.due(closed=50_000, open_now=1_000)
-    assert policy.due(closed=100_000, open_now=1_000)
+    assert policy.share == pytest.approx(1.6), "capped: cycles left later are still collected"
+    assert not policy.due(closed=15_999, open_now=10_000)
+    assert policy.due(closed=16_000, open_now=10_000)
