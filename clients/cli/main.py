@@ -19,6 +19,7 @@ from boneyard.clients.cli.core.commands import CommandError
 from boneyard.clients.cli.core.games import load_games
 from boneyard.clients.cli.core.identity import SavedSeats, saved_signer
 from boneyard.clients.cli.core.session import Client
+from boneyard.clients.cli.core.transport import CannotConnect
 from boneyard.clients.cli.ui.app import LineUI
 from boneyard.clients.cli.ui.controller import Controller
 from boneyard.clients.cli.ui.options import OptionError, check_options, game_named, option_value, players_of
@@ -223,7 +224,7 @@ async def _session(
         await client.connect()
     except (OSError, CommandError) as error:
         hint = " (--guest to play without your account)" if signer is not None else ""
-        said = str(error) if isinstance(error, ConnectionError) else f"cannot connect to {url}: {error}"
+        said = str(error) if isinstance(error, CannotConnect) else f"cannot connect to {url}: {error}"
         print(f"boneyard: {said}{hint}", file=sys.stderr)
         return 1
     if full_screen(args):

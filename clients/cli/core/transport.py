@@ -79,6 +79,14 @@ class WebSocketTransport:
         await self._ws.close(code, reason)
 
 
+OPEN_SECONDS = 10
+"""How long opening a connection (TCP and the websocket handshake) may take."""
+
+
+class CannotConnect(ConnectionError):
+    """The connection could not be opened; the message says where and why, in words, whole."""
+
+
 async def websocket_connector(url: str) -> Transport:
     """Open a websocket offering the ``boneyard.v1`` subprotocol (PROTOCOL.md section 1)."""
     try:
@@ -89,10 +97,10 @@ async def websocket_connector(url: str) -> Transport:
             # The server pings us (hello.heartbeat_seconds) and websockets answers by itself;
             # our own pings would only add traffic.
             ping_interval=None,
-            open_timeout=10,
+            open_timeout=OPEN_SECONDS,
         )
     except (websockets.InvalidHandshake, websockets.InvalidURI, OSError) as error:
-        raise ConnectionError(f"cannot connect to {url}: {_in_words(error)}") from error
+        raise CannotConnect(f"cannot connect to {url}: {_in_words(error)}") from error
     return WebSocketTransport(ws)
 
 
@@ -103,7 +111,7 @@ def _in_words(error: Exception) -> str:
     if isinstance(error, socket.gaierror):
         return "no such host (check the address)"
     if isinstance(error, TimeoutError):
-        return "no answer within 10 seconds"
+        return f"no answer within {OPEN_SECONDS} seconds"
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     return str(error)
