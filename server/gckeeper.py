@@ -34,6 +34,9 @@ FULL_COLLECTION_SECONDS = 1800.0
 CYCLES_WORTH_A_PAUSE = 5
 """Unreachable objects per closed connection that a churn collection must find to keep its pace."""
 
+FIRST_SHARE = 0.1
+"""The churn a collection waits for at first, and again once one finds cycles: a tenth of those open."""
+
 MOST_SHARE = 1.6
 """The churn a collection waits for at most, as a share of the connections open (a tenth grown fourfold
 twice): should closed connections start leaving cycles, a server that once found none still collects
@@ -42,7 +45,8 @@ them within about one and a half times its connections' worth of closes, not onl
 
 class ChurnPolicy:
     """When connections closed call for a full collection: ``share`` of those open (at least
-    ``floor``), the share growing fourfold (to :data:`MOST_SHARE` at most) while collections find little.
+    ``floor``; :data:`FIRST_SHARE` at first), the share growing fourfold (to :data:`MOST_SHARE` at most)
+    while collections find little.
 
     >>> policy = ChurnPolicy()
     >>> policy.due(closed=999, open_now=3_000), policy.due(closed=1_000, open_now=3_000)
@@ -57,8 +61,8 @@ class ChurnPolicy:
 
     __slots__ = ("floor", "share")
 
-    def __init__(self, share: float = 0.1, floor: int = 1_000) -> None:
-        self.share = share
+    def __init__(self, floor: int = 1_000) -> None:
+        self.share = FIRST_SHARE
         self.floor = floor
 
     def due(self, closed: int, open_now: int) -> bool:
@@ -69,7 +73,7 @@ class ChurnPolicy:
         if found < closed * CYCLES_WORTH_A_PAUSE:
             self.share = min(self.share * 4, MOST_SHARE)
         else:
-            self.share = 0.1
+            self.share = FIRST_SHARE
 
 
 class GcKeeper:

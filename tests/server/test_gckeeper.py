@@ -28,22 +28,20 @@ async def wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> None:
 
 
 @pytest.fixture
-def keeper() -> Iterator[list[GcKeeper]]:
-    """The keepers a test starts; everything unfrozen after it (the freeze is the process's)."""
-    made: list[GcKeeper] = []
-    yield made
+def unfrozen_after() -> Iterator[None]:
+    """Everything unfrozen after the test (the freeze is the whole process's)."""
+    yield
     gc.unfreeze()
 
 
 async def test_frozen_cycles_are_reclaimed_after_churn_and_the_next_wait_grows(
-    keeper: list[GcKeeper], caplog: pytest.LogCaptureFixture
+    unfrozen_after: None, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="boneyard.server")
     # Counts far above what the process's other garbage could reach: a collection here finds a few
     # thousand objects (a test run's leftovers), which is next to nothing per million connections.
     open_now = 10_000_000
     gc_keeper = GcKeeper(0.01, lambda: open_now)
-    keeper.append(gc_keeper)
     task = gc_keeper.start(asyncio.get_running_loop())
     try:
         garbage = Node()
