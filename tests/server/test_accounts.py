@@ -191,6 +191,8 @@ async def test_a_second_device_linked_with_a_one_time_code(keys: Any) -> None:
         laptop = await connect_and_sign(url(server), Signer("ana", keys(), create=True))
         reply = await laptop.request(type="link_device")
         assert reply.type == "link_code" and reply.expires_ms == 600_000
+        # As the spec says: 32 letters and digits, so that a command line takes it as an argument.
+        assert len(reply.code) == 32 and reply.code.isascii() and reply.code.isalnum()
         phone = Signer("ana", keys(), link_code=reply.code)
         second = await connect(url(server))
         welcome = await sign_in(second, phone)
